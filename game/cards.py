@@ -1,0 +1,135 @@
+"""Card and tile tokens, their values and the play order (RULES.md, notation).
+
+Every token maps to one shared :class:`Card` instance, so cards compare by
+identity and hash cheaply; ``Card.parse`` is the only way to obtain one.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+LLAMA = 7
+"""The llama's place in the cyclic play order 1 → … → 6 → L → 1."""
+
+
+class Symbol(Enum):
+    """The Kadabra symbol printed on a card, if any."""
+
+    PLAIN = ""
+    STAR = "*"
+    DRAW = "+"
+
+
+_SYMBOL_RANK = {Symbol.PLAIN: 0, Symbol.STAR: 1, Symbol.DRAW: 2}
+
+
+def next_value(value: int) -> int:
+    """RULES.md: the next value of 6 is L, of L is 1."""
+    return 1 if value == LLAMA else value + 1
+
+
+def value_token(value: int) -> str:
+    """The token of a single value: ``"1"`` … ``"6"``, ``"L"``."""
+    return "L" if value == LLAMA else str(value)
+
+
+class Card:
+    """One card (or dice tile) face: its values and its Kadabra symbol.
+
+    Instances are interned: there is exactly one ``Card`` per token.
+    """
+
+    __slots__ = ("has_llama", "numbers", "sort_key", "symbol", "token", "values")
+
+    token: str
+    values: tuple[int, ...]
+    symbol: Symbol
+    numbers: tuple[int, ...]
+    has_llama: bool
+    sort_key: tuple[int, int, int]
+
+    def __init__(self, token: str, values: tuple[int, ...], symbol: Symbol) -> None:
+        self.token = token
+        self.values = values
+        self.symbol = symbol
+        self.numbers = tuple(v for v in values if v != LLAMA)
+        self.has_llama = LLAMA in values
+        self.sort_key = (values[0], len(values), _SYMBOL_RANK[symbol])
+
+    @staticmethod
+    def parse(token: str) -> Card:
+        """The card for ``token``; raises ``KeyError``-free ``ValueError`` if unknown."""
+        try:
+            return _BY_TOKEN[token]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown card token {token!r}") from None
+
+    @property
+    def is_double(self) -> bool:
+        return len(self.values) == 2
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.token!r})"
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (self.token,))
+
+
+def _build() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for value in range(1, LLAMA + 1):
+        token = value_token(value)
+        cards[token] = Card(token, (value,), Symbol.PLAIN)
+    for value in range(2, 7):
+        for symbol in (Symbol.STAR, Symbol.DRAW):
+            token = f"{value}{symbol.value}"
+            cards[token] = Card(token, (value,), symbol)
+    for low in (2, 4):
+        for symbol in Symbol:
+            token = f"{low}/{low + 1}{symbol.value}"
+            cards[token] = Card(token, (low, low + 1), symbol)
+    return cards
+
+
+_BY_TOKEN = _build()
+ALL_CARDS: tuple[Card, ...] = tuple(sorted(_BY_TOKEN.values()))
+"""Every card face any rule set may use, in hand order."""
+
+ONE = _BY_TOKEN["1"]
+LLAMA_CARD = _BY_TOKEN["L"]
+PLAIN_VALUES: tuple[Card, ...] = tuple(_BY_TOKEN[value_token(v)] for v in range(1, LLAMA + 1))
+"""``1`` … ``6``, ``L``: the faces of classic, tutorial and dice."""
+
+
+def sort_cards(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+    """RECORD.md fine point 9: by value, then plain < ``*`` < ``+``."""
+    return sorted(cards, key=_sort_key)
+
+
+def _sort_key(card: Card) -> tuple[int, int, int]:
+    return card.sort_key
+
+
+def tokens(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    """The sorted tokens of ``cards``."""
+    return [c.token for c in sort_cards(cards)]
+
+
+def hand_points(cards: list[Card] | tuple[Card, ...]) -> tuple[int, bool]:
+    """RULES.md §1 scoring: distinct numbers once each, and whether any llama is held.
+
+    Returns ``(number_points, has_llama)``; the llamas are worth 10 together.
+    """
+    seen: set[int] = set()
+    llama = False
+    for card in cards:
+        seen.update(card.numbers)
+        if card.has_llama:
+            llama = True
+    return sum(seen), llama

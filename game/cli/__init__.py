@@ -1,0 +1,1 @@
+"""The terminal commands of ``python -m game`` other than replay."""

@@ -1,0 +1,13 @@
+"""``python -m game play`` (placeholder until the AI players land)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    raise SystemExit("play: not yet available")

@@ -1,0 +1,237 @@
+"""The rule-set interface and registry.
+
+A rule set is one module under ``game/rules/`` that registers a
+:class:`RuleSet` subclass instance; nothing outside this package branches on
+a variant's name. The base class holds the mechanics every rule set shares
+(seats, turn order, chips, round scoring), each citing RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from game.actions import Action, ActionType
+from game.cards import Card, hand_points
+from game.errors import IllegalAction, MalformedRecord
+from game.events import Event, EventKind
+from game.state import Phase, RoundChance, State
+
+HAND_SIZE = 6
+
+
+class RuleSet:
+    """One rule set. Subclasses fill in the class attributes and the hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    option_defaults: ClassVar[Mapping[str, int]] = {"target": 40}
+    action_types: ClassVar[frozenset[ActionType]]
+    uses_draw_pile: ClassVar[bool] = True
+    uses_magic: ClassVar[bool] = False
+    uses_row: ClassVar[bool] = False
+    uses_chips: ClassVar[bool] = True
+
+    # ---- data -----------------------------------------------------------
+    def deck(self) -> tuple[Card, ...]:
+        """The multiset dealt each round (dice: the player deck)."""
+        raise NotImplementedError
+
+    def card_tokens(self) -> frozenset[str]:
+        """Every token this rule set's deck (or row) has."""
+        cached: frozenset[str] | None = self.__dict__.get("_tokens")
+        if cached is None:
+            cached = frozenset(c.token for c in self.deck())
+            self.__dict__["_tokens"] = cached
+        return cached
+
+    def validate_options(self, options: Mapping[str, object] | None) -> dict[str, int]:
+        """RECORD.md fine point 5: known keys only, integers ≥ 1."""
+        result = dict(self.option_defaults)
+        for key, value in (options or {}).items():
+            if key not in self.option_defaults:
+                raise MalformedRecord(f"unknown option {key!r} for {self.name}")
+            if type(value) is not int or value < 1:
+                raise MalformedRecord(f"option {key!r} must be an integer ≥ 1, not {value!r}")
+            result[key] = value
+        return result
+
+    # ---- game and round -------------------------------------------------
+    def setup_game(self, state: State, options: Mapping[str, int]) -> None:
+        """Anything a game starts with before round 1."""
+
+    def first_player(self, state: State) -> int:
+        """RULES.md §1: round 1 the first seat, later whoever ended the last round."""
+        return 0 if state.ender is None else state.ender
+
+    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+        """RECORD.md: deal one at a time from the first player, then turn up a card."""
+        first = self.first_player(state)
+        n = state.players
+        deck = chance.deck
+        for seat in range(n):
+            state.hands[seat] = []
+            state.quit[seat] = False
+        for i in range(HAND_SIZE * n):
+            state.hands[(first + i) % n].append(deck[i])
+        state.top = deck[HAND_SIZE * n]
+        rest = list(deck[HAND_SIZE * n + 1 :])
+        rest.reverse()
+        state.draw_pile = rest
+        self._begin_turns(state, first)
+        return [Event(EventKind.ROUND_STARTED, seat=first, card=state.top.token)]
+
+    def _begin_turns(self, state: State, first: int) -> None:
+        state.phase = Phase.PLAY
+        state.to_act = first
+        state.round_over = False
+        state.ender = None
+        state.emptied = False
+
+    def needs_chance(self, state: State, action: Action) -> bool:
+        """Whether ``action`` consumes a chance outcome (a dice roll)."""
+        return False
+
+    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
+        """A roll drawn from the seed (only rule sets with dice have one)."""
+        raise NotImplementedError(f"{self.name} has no dice")
+
+    def legal_actions(self, state: State) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        """Carry out a legal ``action`` by ``state.to_act``."""
+        raise NotImplementedError
+
+    def explain(self, state: State, action: Action) -> str:
+        """Why ``action`` is not legal now (for the error message)."""
+        if action.type not in self.action_types:
+            return f"{action.type.value} is not an action of {self.name}"
+        return "the rules do not allow it now"
+
+    def score_round(self, state: State) -> list[Event]:
+        """RULES.md §1 scoring, with chips; returns the events it causes."""
+        events: list[Event] = []
+        points = [0] * state.players
+        for seat in range(state.players):
+            if state.emptied and seat == state.ender:
+                colour = return_chip(state, seat)
+                points[seat] = -{"black": 10, "white": 1, None: 0}[colour]
+                events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
+            else:
+                numbers, llama = hand_points(state.hands[seat])
+                gain_white(state, seat, numbers)
+                if llama:
+                    state.black[seat] += 1
+                points[seat] = numbers + 10 * llama
+        self.score_extras(state, points, events)
+        for seat in range(state.players):
+            state.round_points[seat].append(points[seat])
+        events.append(Event(EventKind.ROUND_OVER, points=tuple(points)))
+        return events
+
+    def score_extras(self, state: State, points: list[int], events: list[Event]) -> None:
+        """Rule-set additions to a round's scoring (the Kadabra token)."""
+
+    def is_over(self, state: State, options: Mapping[str, int]) -> bool:
+        """RULES.md §1 game end: someone reached the target."""
+        target = options["target"]
+        return any(state.score(s) >= target for s in range(state.players))
+
+    def winners(self, state: State) -> tuple[int, ...]:
+        """Fewest points wins; ties share."""
+        scores = [state.score(s) for s in range(state.players)]
+        best = min(scores)
+        return tuple(s for s in range(state.players) if scores[s] == best)
+
+    def refuse(self, state: State, action: Action) -> IllegalAction:
+        """The error for an action that is not legal now."""
+        return IllegalAction(f"{action} is not allowed: {self.explain(state, action)}")
+
+
+# ---- shared mechanics ----------------------------------------------------
+
+
+def next_active(state: State, seat: int) -> int | None:
+    """RULES.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
+    n = state.players
+    quit_ = state.quit
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if not quit_[candidate]:
+            return candidate
+    return None
+
+
+def others_in(state: State, seat: int) -> bool:
+    """Whether any other player is still in the round (has not quit)."""
+    quit_ = state.quit
+    return any(not quit_[s] for s in range(state.players) if s != seat)
+
+
+def end_round(state: State, ender: int, emptied: bool = False) -> None:
+    """RULES.md §5.3: the round is over; ``ender`` starts the next one."""
+    state.round_over = True
+    state.ender = ender
+    state.emptied = emptied
+    state.to_act = None
+
+
+def gain_white(state: State, seat: int, amount: int) -> None:
+    """RULES.md §5.5: pay white chips, then exchange 10 white for 1 black."""
+    total = state.white[seat] + amount
+    state.black[seat] += total // 10
+    state.white[seat] = total % 10
+
+
+def return_chip(state: State, seat: int) -> str | None:
+    """Return one chip to the supply: black if any, else white, else nothing."""
+    if state.black[seat]:
+        state.black[seat] -= 1
+        return "black"
+    if state.white[seat]:
+        state.white[seat] -= 1
+        return "white"
+    return None
+
+
+def quit_round(state: State, seat: int) -> list[Event]:
+    """RULES.md §1 quit: no more turns this round; the last to quit ends it."""
+    state.quit[seat] = True
+    following = next_active(state, seat)
+    if following is None:
+        end_round(state, seat)
+    else:
+        state.to_act = following
+    return [Event(EventKind.QUIT, seat=seat)]
+
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+
+def register(rule_set: RuleSet) -> RuleSet:
+    """Add a rule set to the registry under its ``name``."""
+    _REGISTRY[rule_set.name] = rule_set
+    return rule_set
+
+
+def find(name: str) -> RuleSet:
+    """The rule set called ``name``; ``MalformedRecord`` if there is none."""
+    _load()
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise MalformedRecord(
+            f"unknown variant {name!r}; known: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def names() -> list[str]:
+    """The registered rule sets, in a stable order."""
+    _load()
+    return list(_REGISTRY)
+
+
+def _load() -> None:
+    if not _REGISTRY:
+        from game.rules import classic, dice, kadabra, tutorial  # noqa: F401

@@ -1,0 +1,181 @@
+"""RULES.md §3: L.A.M.A. Dice: roll three dice, discard matching tiles."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from game import rng
+from game.actions import QUIT, ROLL, Action, ActionType, discard, take
+from game.cards import LLAMA_CARD, PLAIN_VALUES, Card
+from game.events import Event, EventKind
+from game.rules import (
+    HAND_SIZE,
+    RuleSet,
+    end_round,
+    next_active,
+    others_in,
+    quit_round,
+    register,
+    return_chip,
+)
+from game.state import Phase, ResolveMode, RoundChance, State
+
+
+def _faces(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+DICE: tuple[tuple[Card, ...], ...] = (
+    _faces("3 4 5 6 L L"),
+    _faces("1 2 5 6 L L"),
+    _faces("1 2 3 4 L L"),
+)
+"""RULES.md §3 [resolution, assumed face layout]: dice A, B and C."""
+
+TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
+
+
+class Dice(RuleSet):
+    """L.A.M.A. Dice."""
+
+    name = "dice"
+    title = "L.A.M.A. Dice"
+    action_types = frozenset(
+        {ActionType.ROLL, ActionType.DISCARD, ActionType.TAKE, ActionType.QUIT}
+    )
+    uses_draw_pile = False
+    uses_row = True
+
+    def deck(self) -> tuple[Card, ...]:
+        """The 36-tile player deck: five each of 1–6 and six llamas."""
+        numbers = tuple(c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5))
+        return numbers + (LLAMA_CARD,) * 6
+
+    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+        """§3 round set-up: deal 6 face up from the first player; lay the row out."""
+        first = self.first_player(state)
+        n = state.players
+        for seat in range(n):
+            state.hands[seat] = []
+            state.quit[seat] = False
+        for i in range(HAND_SIZE * n):
+            state.hands[(first + i) % n].append(chance.deck[i])
+        state.row = list(PLAIN_VALUES)
+        state.top = None
+        state.draw_pile = []
+        state.rolls_used = 0
+        state.pending_roll = None
+        state.resolve_mode = None
+        self._begin_turns(state, first)
+        return [Event(EventKind.ROUND_STARTED, seat=first)]
+
+    def needs_chance(self, state: State, action: Action) -> bool:
+        return action.type is ActionType.ROLL
+
+    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
+        a, b, c = rng.roll(seed, round_no, index, DICE)
+        return (a, b, c)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        seat = state.to_act
+        if seat is None:
+            return []
+        if state.phase is Phase.PLAY:
+            return [ROLL, QUIT]
+        roll = state.pending_roll or ()
+        if state.resolve_mode is ResolveMode.TAKE:
+            row = state.row or []
+            return [TAKE_ACTIONS[t] for t in PLAIN_VALUES if t in roll and t in row]
+        dice = Counter(roll)
+        hand = Counter(state.hands[seat])
+        tiles = [t for t in PLAIN_VALUES if t in dice and t in hand]
+        limits = [range(min(dice[t], hand[t]) + 1) for t in tiles]
+        actions = []
+        for counts in product(*limits):
+            if any(counts):
+                chosen = [t for t, k in zip(tiles, counts, strict=True) for _ in range(k)]
+                actions.append(discard(chosen))
+        return actions
+
+    def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        seat = state.to_act
+        if seat is None:  # pragma: no cover - Game checks first
+            raise self.refuse(state, action)
+        kind = action.type
+        if kind is ActionType.ROLL:
+            roll = chance.rolls[state.rolls_used]
+            state.rolls_used += 1
+            return self._roll(state, seat, roll)
+        if kind is ActionType.QUIT:
+            return quit_round(state, seat)
+        hand = state.hands[seat]
+        state.phase = Phase.PLAY
+        state.pending_roll = None
+        state.resolve_mode = None
+        if kind is ActionType.DISCARD:
+            for tile in action.tiles:
+                hand.remove(tile)
+            events = [Event(EventKind.DISCARDED, seat=seat, cards=tuple(t.token for t in action.tiles))]
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                state.to_act = next_active(state, seat)
+            return events
+        # TAKE
+        tile = action.card
+        row = state.row
+        if tile is None or row is None:  # pragma: no cover - enumerated as legal
+            raise self.refuse(state, action)
+        row.remove(tile)
+        hand.append(tile)
+        if not row:
+            end_round(state, seat)
+        else:
+            state.to_act = next_active(state, seat)
+        return [Event(EventKind.TOOK_TILE, seat=seat, card=tile.token)]
+
+    def _roll(self, state: State, seat: int, roll: tuple[Card, Card, Card]) -> list[Event]:
+        """§3 a turn, steps 1–4, and the lone player's rule (fine points 16–17)."""
+        events = [Event(EventKind.ROLLED, seat=seat, cards=tuple(f.token for f in roll))]
+        lone = not others_in(state, seat)
+        hand = state.hands[seat]
+        row = state.row if state.row is not None else []
+        if all(face is LLAMA_CARD for face in roll):
+            colour = return_chip(state, seat)
+            events.append(Event(EventKind.THREE_LLAMAS, seat=seat, card=colour))
+            state.to_act = next_active(state, seat)
+        elif any(face in hand for face in roll):
+            state.phase = Phase.RESOLVE
+            state.pending_roll = roll
+            state.resolve_mode = ResolveMode.DISCARD
+        elif not lone and any(face in row for face in roll):
+            state.phase = Phase.RESOLVE
+            state.pending_roll = roll
+            state.resolve_mode = ResolveMode.TAKE
+        else:
+            taken = tuple(t.token for t in row)
+            hand.extend(row)
+            state.row = []
+            events.append(Event(EventKind.BUSTED, seat=seat, cards=taken))
+            end_round(state, seat)
+        return events
+
+    def explain(self, state: State, action: Action) -> str:
+        if action.type not in self.action_types:
+            return super().explain(state, action)
+        if state.phase is Phase.PLAY:
+            return "roll the dice or quit first"
+        roll = " ".join(f.token for f in state.pending_roll or ())
+        if action.type in (ActionType.ROLL, ActionType.QUIT):
+            return f"the roll {roll} must be resolved first"
+        if state.resolve_mode is ResolveMode.DISCARD:
+            if action.type is ActionType.TAKE:
+                return f"the roll {roll} matches your own tiles, so you must discard"
+            return f"each discarded tile needs its own die and must be yours (roll {roll})"
+        if action.type is ActionType.DISCARD:
+            return f"the roll {roll} matches none of your tiles: take a matching row tile"
+        return f"take a row tile that one of the dice shows (roll {roll})"
+
+
+DICE_RULES = register(Dice())

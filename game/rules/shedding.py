@@ -1,0 +1,125 @@
+"""What the shedding games share: play a card on the pile, draw, quit.
+
+:class:`Shedding` is L.L.A.M.A. (RULES.md §1); Kadabra extends it through the
+hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
+"""
+
+from __future__ import annotations
+
+from game.actions import DRAW, QUIT, Action, ActionType, play
+from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
+from game.events import Event, EventKind
+from game.rules import RuleSet, end_round, next_active, others_in, quit_round
+from game.state import RoundChance, State
+
+
+def follows(top: Card, card: Card) -> bool:
+    """RULES.md §1/§2: some value of ``card`` equals, or is next to, some value of ``top``."""
+    return any(v == t or v == next_value(t) for v in card.values for t in top.values)
+
+
+PLAYABLE_ON: dict[Card, frozenset[Card]] = {
+    top: frozenset(c for c in ALL_CARDS if follows(top, c)) for top in ALL_CARDS
+}
+"""For every top card, the cards that may be played on it."""
+
+PLAY_ACTIONS: dict[Card, Action] = {card: play(card) for card in ALL_CARDS}
+
+
+class Shedding(RuleSet):
+    """RULES.md §1: L.L.A.M.A."""
+
+    action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT})
+
+    def deck(self) -> tuple[Card, ...]:
+        """56 cards: eight each of 1–6 and eight llamas."""
+        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+
+    def legal_actions(self, state: State) -> list[Action]:
+        seat = state.to_act
+        if seat is None or state.top is None:
+            return []
+        playable = PLAYABLE_ON[state.top]
+        actions: list[Action] = []
+        seen: set[Card] = set()
+        for card in state.hands[seat]:
+            if card in playable and card not in seen:
+                seen.add(card)
+                self.add_plays(state, seat, card, actions)
+        if state.draw_pile and others_in(state, seat):
+            actions.append(DRAW)
+        actions.extend(self.extra_actions(state, seat))
+        actions.append(QUIT)
+        return actions
+
+    def add_plays(self, state: State, seat: int, card: Card, actions: list[Action]) -> None:
+        """The play actions for ``card`` (Kadabra's ``1`` has one per recipient)."""
+        actions.append(PLAY_ACTIONS[card])
+
+    def extra_actions(self, state: State, seat: int) -> list[Action]:
+        """Actions a rule set adds (Kadabra's skip)."""
+        return []
+
+    def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        seat = state.to_act
+        if seat is None:  # pragma: no cover - Game checks the phase first
+            raise self.refuse(state, action)
+        events: list[Event] = []
+        self.before_action(state, seat, action, events)
+        kind = action.type
+        if kind is ActionType.PLAY and action.card is not None:
+            card = action.card
+            hand = state.hands[seat]
+            hand.remove(card)
+            state.top = card
+            events.append(Event(EventKind.PLAYED, seat=seat, card=card.token, other=action.give_to))
+            self.after_play(state, seat, action, events)
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                state.to_act = next_active(state, seat)
+        elif kind is ActionType.DRAW:
+            card = state.draw_pile.pop()
+            state.hands[seat].append(card)
+            events.append(Event(EventKind.DREW, seat=seat))
+            events.append(Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat))
+            state.to_act = next_active(state, seat)
+        elif kind is ActionType.QUIT:
+            events.extend(quit_round(state, seat))
+        else:
+            self.apply_extra(state, seat, action, events)
+        return events
+
+    def before_action(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        """Hook: something that happens before any action (Kadabra's stage)."""
+
+    def after_play(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        """Hook: a played card's effect (Kadabra)."""
+
+    def apply_extra(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        """Hook: actions a rule set adds."""
+        raise self.refuse(state, action)
+
+    def explain(self, state: State, action: Action) -> str:
+        seat = state.to_act
+        if action.type not in self.action_types or seat is None:
+            return super().explain(state, action)
+        if action.type is ActionType.PLAY and action.card is not None:
+            card = action.card
+            if card not in state.hands[seat]:
+                return f"{card} is not in the hand"
+            if state.top is not None and card not in PLAYABLE_ON[state.top]:
+                top = state.top
+                allowed = sorted({t for v in top.values for t in (v, next_value(v))})
+                names = " or ".join("L" if v == LLAMA else str(v) for v in allowed)
+                return f"only {names} may go on {top}"
+            return self.explain_play(state, seat, action)
+        if action.type is ActionType.DRAW:
+            if not state.draw_pile:
+                return "the draw pile is empty"
+            return "every other player has quit, so drawing is not allowed"
+        return super().explain(state, action)
+
+    def explain_play(self, state: State, seat: int, action: Action) -> str:
+        """Why a play of a held, playable card is still refused (Kadabra's gift)."""
+        return "the rules do not allow it now"

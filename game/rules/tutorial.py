@@ -1,0 +1,160 @@
+"""RULES.md §4: the house variant of the Persian seed (no chips, signed points)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from game.actions import DRAW, PASS, STOP, Action, ActionType, play
+from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card
+from game.events import Event, EventKind
+from game.rules import RuleSet, end_round, next_active, register
+from game.state import Phase, RoundChance, State
+
+LLAMA_PLAY_VALUE = 8
+LLAMA_PENALTY = 10
+
+
+def play_value(card: Card) -> int:
+    """§4: for playing, L is worth 8."""
+    return LLAMA_PLAY_VALUE if card.values[0] == LLAMA else card.values[0]
+
+
+def penalty(card: Card) -> int:
+    """§4 scoring: every card at face value, L = 10."""
+    return LLAMA_PENALTY if card.values[0] == LLAMA else card.values[0]
+
+
+PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
+
+
+class Tutorial(RuleSet):
+    """Play at least the top card's value, draw (and maybe play it), or stop."""
+
+    name = "tutorial"
+    title = "L.A.M.A. tutorial (house rules)"
+    option_defaults = {"rounds": 4}
+    action_types = frozenset(
+        {ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP}
+    )
+    uses_chips = False
+
+    def deck(self) -> tuple[Card, ...]:
+        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+
+    def first_player(self, state: State) -> int:
+        """§4: round r starts with seat (r − 1) mod n."""
+        return (state.round_no - 1) % state.players
+
+    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+        state.pending_drawn = None
+        state.pile_emptied = False
+        state.stopper = None
+        state.stop_on_llama = False
+        return super().start_round(state, chance)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        seat = state.to_act
+        if seat is None or state.top is None:
+            return []
+        if state.phase is Phase.DRAWN and state.pending_drawn is not None:
+            return [PLAY_ACTIONS[state.pending_drawn], PASS]
+        floor = play_value(state.top)
+        actions: list[Action] = []
+        seen: set[Card] = set()
+        for card in state.hands[seat]:
+            if card not in seen and play_value(card) >= floor:
+                seen.add(card)
+                actions.append(PLAY_ACTIONS[card])
+        if state.draw_pile:
+            actions.append(DRAW)
+        actions.append(STOP)
+        return actions
+
+    def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        seat = state.to_act
+        if seat is None or state.top is None:  # pragma: no cover - Game checks first
+            raise self.refuse(state, action)
+        kind = action.type
+        if kind is ActionType.PLAY and action.card is not None:
+            state.phase = Phase.PLAY
+            state.pending_drawn = None
+            hand = state.hands[seat]
+            hand.remove(action.card)
+            state.top = action.card
+            events = [Event(EventKind.PLAYED, seat=seat, card=action.card.token)]
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                self._end_turn(state, seat)
+            return events
+        if kind is ActionType.DRAW:
+            card = state.draw_pile.pop()
+            state.hands[seat].append(card)
+            state.pile_emptied = not state.draw_pile
+            events = [
+                Event(EventKind.DREW, seat=seat),
+                Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat),
+            ]
+            if play_value(card) >= play_value(state.top):
+                state.phase = Phase.DRAWN
+                state.pending_drawn = card
+            else:
+                self._end_turn(state, seat)
+            return events
+        if kind is ActionType.PASS:
+            state.phase = Phase.PLAY
+            state.pending_drawn = None
+            self._end_turn(state, seat)
+            return [Event(EventKind.PASSED, seat=seat)]
+        # STOP
+        state.stopper = seat
+        state.stop_on_llama = state.top is LLAMA_CARD
+        end_round(state, seat)
+        return [Event(EventKind.STOPPED, seat=seat, card=state.top.token)]
+
+    def _end_turn(self, state: State, seat: int) -> None:
+        """Fine point 19: the turn in which the pile ran out ends the round."""
+        if state.pile_emptied:
+            end_round(state, seat)
+        else:
+            state.to_act = next_active(state, seat)
+
+    def score_round(self, state: State) -> list[Event]:
+        """§4 scoring: minus the hand; the stopper on an L scores +1 instead."""
+        points = [-sum(penalty(c) for c in state.hands[s]) for s in range(state.players)]
+        if state.stopper is not None and state.stop_on_llama:
+            points[state.stopper] = 1
+        for seat, value in enumerate(points):
+            state.totals[seat] += value
+            state.round_points[seat].append(value)
+        return [Event(EventKind.ROUND_OVER, points=tuple(points))]
+
+    def is_over(self, state: State, options: Mapping[str, int]) -> bool:
+        """§4 game end: after ``rounds`` rounds."""
+        return state.round_no >= options["rounds"]
+
+    def winners(self, state: State) -> tuple[int, ...]:
+        """§4: highest total wins; ties share."""
+        best = max(state.totals)
+        return tuple(s for s in range(state.players) if state.totals[s] == best)
+
+    def explain(self, state: State, action: Action) -> str:
+        seat = state.to_act
+        if action.type not in self.action_types or seat is None or state.top is None:
+            return super().explain(state, action)
+        if state.phase is Phase.DRAWN:
+            if action.type is ActionType.PLAY:
+                return f"after drawing, only the drawn card ({state.pending_drawn}) may be played"
+            return "after drawing a playable card, play it or pass"
+        if action.type is ActionType.PASS:
+            return "pass only follows drawing a playable card"
+        if action.type is ActionType.PLAY and action.card is not None:
+            if action.card not in state.hands[seat]:
+                return f"{action.card} is not in the hand"
+            return f"a card must be at least {state.top} (L counts 8)"
+        if action.type is ActionType.DRAW:
+            return "the draw pile is empty"
+        return super().explain(state, action)
+
+
+TUTORIAL = register(Tutorial())

@@ -1,0 +1,157 @@
+"""The one exit for game state: per-seat views and the referee's summary.
+
+:func:`player_view` is what one seat (or a spectator, seat ``None``) may
+know: their own hand, everyone's public facts, and their legal actions when
+it is their turn. :func:`summary` is the referee view of RECORD.md, with all
+hands, for records, replay and tests. Nothing else outside ``game/`` reads
+the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from game.actions import Action
+from game.cards import Card, sort_cards, tokens
+from game.game import Game
+from game.state import Phase
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everybody may know about one seat."""
+
+    seat: int
+    name: str
+    hand_size: int
+    quit: bool
+    white: int
+    black: int
+    score: int
+    round_points: tuple[int, ...]
+    holds_token: bool
+    tiles: tuple[Card, ...] | None  # dice: tiles lie face up, so they are public
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What seat ``me`` may see (``me`` is ``None`` for a spectator)."""
+
+    variant: str
+    title: str
+    me: int | None
+    round_no: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]  # sorted; empty for a spectator
+    seats: tuple[SeatView, ...]
+    top: Card | None
+    draw_pile: int | None
+    stage: tuple[int, int] | None  # (white, black) on the kadabra stage
+    token_holder: int | None
+    uses_magic: bool
+    uses_chips: bool
+    row: tuple[Card, ...] | None
+    roll: tuple[Card, ...] | None  # the roll being resolved (public)
+    drawn: Card | None  # tutorial: the drawn card, only for its drawer
+    legal: tuple[Action, ...]  # only when ``me`` is to act
+    winners: tuple[int, ...]
+    options: tuple[tuple[str, int], ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def my_turn(self) -> bool:
+        return self.me is not None and self.me == self.to_act
+
+
+def player_view(game: Game, me: int | None) -> PlayerView:
+    """RULES/ARCHITECTURE: the only way a hand leaves the engine, to its owner."""
+    state = game.state
+    rules = game.rules
+    public_tiles = rules.uses_row  # dice tiles are dealt face up
+    seats = tuple(
+        SeatView(
+            seat=s,
+            name=game.players[s],
+            hand_size=len(state.hands[s]),
+            quit=state.quit[s],
+            white=state.white[s],
+            black=state.black[s],
+            score=state.score(s),
+            round_points=tuple(state.round_points[s]),
+            holds_token=state.token == s,
+            tiles=tuple(sort_cards(state.hands[s])) if public_tiles else None,
+        )
+        for s in range(state.players)
+    )
+    mine = me is not None and me == state.to_act
+    return PlayerView(
+        variant=rules.name,
+        title=rules.title,
+        me=me,
+        round_no=state.round_no,
+        phase=state.phase,
+        to_act=state.to_act,
+        hand=tuple(sort_cards(state.hands[me])) if me is not None else (),
+        seats=seats,
+        top=state.top if rules.uses_draw_pile else None,
+        draw_pile=len(state.draw_pile) if rules.uses_draw_pile else None,
+        stage=(state.stage_white, state.stage_black) if rules.uses_magic else None,
+        token_holder=state.token,
+        uses_magic=rules.uses_magic,
+        uses_chips=rules.uses_chips,
+        row=tuple(sort_cards(state.row or [])) if rules.uses_row else None,
+        roll=state.pending_roll,
+        drawn=state.pending_drawn if mine else None,
+        legal=tuple(game.legal_actions()) if mine else (),
+        winners=state.winners,
+        options=tuple(sorted(game.options.items())),
+    )
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """RECORD.md's summary: the referee's view, every hand included."""
+    state = game.state
+    rules = game.rules
+    names = game.players
+    pending: dict[str, Any] | None = None
+    if state.phase is Phase.RESOLVE and state.pending_roll is not None:
+        pending = {"roll": [f.token for f in state.pending_roll]}
+    elif state.phase is Phase.DRAWN and state.pending_drawn is not None:
+        pending = {"drawn": state.pending_drawn.token}
+    top = state.top.token if rules.uses_draw_pile and state.top is not None else None
+    return {
+        "variant": rules.name,
+        "round": state.round_no,
+        "phase": state.phase.value,
+        "finished": state.phase is Phase.FINISHED,
+        "winners": [names[s] for s in state.winners],
+        "to_act": None if state.to_act is None else names[state.to_act],
+        "discard_top": top,
+        "draw_pile": len(state.draw_pile) if rules.uses_draw_pile else None,
+        "stage": (
+            {"white": state.stage_white, "black": state.stage_black} if rules.uses_magic else None
+        ),
+        "magic_token": (
+            ("supply" if state.token is None else names[state.token]) if rules.uses_magic else None
+        ),
+        "llama_row": tokens(state.row or []) if rules.uses_row else None,
+        "pending": pending,
+        "players": [
+            {
+                "name": names[s],
+                "hand": tokens(state.hands[s]),
+                "quit": state.quit[s],
+                "white": state.white[s],
+                "black": state.black[s],
+                "score": state.score(s),
+                "round_points": list(state.round_points[s]),
+            }
+            for s in range(state.players)
+        ],
+        "error": None,
+    }
