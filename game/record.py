@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game import rules
-from game.actions import Action, ActionType, discard, play, take
 from game.actions import SIMPLE as SIMPLE_ACTIONS
+from game.actions import Action, ActionType, discard, play, take
 from game.cards import Card
 from game.errors import MalformedRecord, MissingChance, RulesError
 from game.game import Game

@@ -116,7 +116,8 @@ class Dice(RuleSet):
         if kind is ActionType.DISCARD:
             for tile in action.tiles:
                 hand.remove(tile)
-            events = [Event(EventKind.DISCARDED, seat=seat, cards=tuple(t.token for t in action.tiles))]
+            tokens = tuple(t.token for t in action.tiles)
+            events = [Event(EventKind.DISCARDED, seat=seat, cards=tokens)]
             if not hand:
                 end_round(state, seat, emptied=True)
             else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card
@@ -32,7 +33,7 @@ class Tutorial(RuleSet):
 
     name = "tutorial"
     title = "L.A.M.A. tutorial (house rules)"
-    option_defaults = {"rounds": 4}
+    option_defaults: ClassVar[Mapping[str, int]] = {"rounds": 4}
     action_types = frozenset(
         {ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP}
     )
