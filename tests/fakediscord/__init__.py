@@ -1,0 +1,117 @@
+"""A local fake Discord (REST API v10 + gateway) for testing a real, unmodified discord.py bot.
+
+Only the wire is fake: the bot is a real ``commands.Bot`` / ``commands.AutoShardedBot``;
+``fake.run(bot)`` points ``discord.http.Route.BASE`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` at the fake and restores them after.
+
+Driver API::
+
+    from tests.fakediscord import FakeDiscord, FakeDiscordError, MANAGE_MESSAGES, SEND_MESSAGES
+
+    async with FakeDiscord(interaction_timeout=3.0, transcript_dir=None) as fake:
+        guild = fake.add_guild("Lama Club", locale="en-US", bot_permissions=None)
+        table = guild.add_text_channel("lama")
+        ana = guild.add_member("ana", locale="en-US")
+        mod = guild.add_member("mo", permissions=MANAGE_MESSAGES)   # a role with these perms
+        role = guild.add_role("players", permissions)               # add_member(roles=[role])
+        guild.me                                   # the bot's own Member
+        async with fake.run(bot, sync=True, timeout=10):  # login, READY, guilds, command sync
+            reply = await ana.slash(table, "lama start", variant="classic")  # Member/Role/
+            reply.type            # callback type: 4, 5, 6, 7, 9       # TextChannel options ok
+            reply.message         # what the user sees as the answer (live, current state)
+            reply.ephemeral, reply.followups, reply.interaction
+            await reply.wait_edit(count=1, timeout=5)   # @original edited (after a defer)
+            await reply.followup(index=0, timeout=5)    # the index-th followup
+            await reply.wait_for(lambda m: "x" in m.text, timeout=5)
+            reply.modal           # the modal (type 9): then ``await ana.submit(reply, f="v")``
+            await ana.autocomplete(table, "lama start", "variant", "cl")  # -> choices
+            await ben.click(msg, "Join")                # by label or custom_id
+            await ana.select(msg, "ben", custom_id=None)  # option label/value (several ok)
+            await ana.say(table, "hello")               # a plain user message
+            table.messages        # public messages, oldest first, current state
+            ana.ephemerals        # ephemeral messages only ana sees, oldest first
+            await table.wait_for_message(lambda m: ..., timeout=5)   # next create/edit
+            await ana.wait_for_ephemeral(lambda m: ..., timeout=5)
+            await table.set_permissions(guild.me, deny=SEND_MESSAGES)  # bot gets 50013
+            await table.delete()                         # CHANNEL_DELETE, then 404 10003
+            fake.clock.advance(901)                      # token expiry / 3-second rule
+            fake.rate_limit("POST", "/channels/*/messages", retry_after=0.1, times=1)
+            fake.fail("POST", "/channels/*/messages", status=500, times=1)
+            fake.delay("*", "/interactions/*/callback", 0.2, times=None)  # -> Fault(.hits)
+            await fake.drop_gateway(code=4000, wait=True)  # client reconnects and RESUMEs
+            fake.gateway.resumes, fake.gateway.identifies, fake.gateway.replayed
+        fake.write_transcript("out/")   # transcript.jsonl + transcript.html
+        fake.refusals, fake.failures, fake.errors
+
+Messages (``fakediscord.messages.Message``): ``id, content, embeds`` (title, description,
+fields, footer, color), ``buttons`` (label, custom_id, style, disabled, emoji), ``selects``
+(custom_id, options, min_values, max_values), ``text`` (plain rendering), ``ephemeral``,
+``flags``, ``edits``, ``deleted``.
+
+A user action returns once the bot answered; it raises ``FakeDiscordError`` when the bot did
+not answer within ``interaction_timeout`` (3 s, recorded in ``fake.failures``). Requests
+Discord would refuse get Discord's 4xx ``{"message", "code"}`` and are recorded in
+``fake.refusals``. Bugs of the fake itself are answered 400 code 0, recorded in
+``fake.errors``, and make ``fake.run`` raise at exit.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    ADD_REACTIONS,
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
+    DEFAULT_PERMISSIONS,
+    EMBED_LINKS,
+    MANAGE_CHANNELS,
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    MANAGE_ROLES,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    USE_APPLICATION_COMMANDS,
+    VIEW_CHANNEL,
+    Clock,
+    FakeDiscordError,
+)
+from .driver import InteractionResult
+from .fake import Failure, FakeDiscord, Refusal
+from .faults import Fault
+from .messages import Button, Embed, EmbedField, Message, Select, SelectOption
+from .model import Guild, Member, Role, TextChannel, User
+
+__all__ = [
+    "ADD_REACTIONS",
+    "ADMINISTRATOR",
+    "ALL_PERMISSIONS",
+    "ATTACH_FILES",
+    "DEFAULT_PERMISSIONS",
+    "EMBED_LINKS",
+    "MANAGE_CHANNELS",
+    "MANAGE_GUILD",
+    "MANAGE_MESSAGES",
+    "MANAGE_ROLES",
+    "READ_MESSAGE_HISTORY",
+    "SEND_MESSAGES",
+    "USE_APPLICATION_COMMANDS",
+    "VIEW_CHANNEL",
+    "Button",
+    "Clock",
+    "Embed",
+    "EmbedField",
+    "Failure",
+    "FakeDiscord",
+    "FakeDiscordError",
+    "Fault",
+    "Guild",
+    "InteractionResult",
+    "Member",
+    "Message",
+    "Refusal",
+    "Role",
+    "Select",
+    "SelectOption",
+    "TextChannel",
+    "User",
+]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from .driver import FakeDiscord
+    from .fake import FakeDiscord
     from .model import Guild
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,9 @@ class Gateway:
         self.connections: set[_Connection] = set()
         self.identifies = 0
         self.resumes = 0
+        self.replayed = 0
         self.connected_once = False
+        self._closing: set[asyncio.Task[bool]] = set()
 
     @property
     def url(self) -> str:
@@ -119,7 +121,7 @@ class Gateway:
         if guild_id is None and isinstance(data, dict) and "guild_id" in data:
             guild_id = int(data["guild_id"])
         needed = EVENT_INTENTS.get(event, 0)
-        self.fake.log("gateway", {"t": event, "d": data})
+        self.fake.log("gateway", {"event": event, "d": data})
         for session in self.sessions.values():
             if needed and not session.intents & needed:
                 continue
@@ -167,7 +169,9 @@ class Gateway:
         conn = _Connection(ws)
         self.connections.add(conn)
         session: Session | None = None
-        conn.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        conn.send(
+            {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+        )
         try:
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
@@ -208,7 +212,7 @@ class Gateway:
 
     def _identify(self, conn: _Connection, d: dict[str, Any]) -> Session | None:
         if d.get("token") != self.fake.token:
-            asyncio.create_task(conn.ws.close(code=4004, message=b"Authentication failed."))
+            self._closing.add(asyncio.create_task(conn.ws.close(code=4004, message=b"bad token")))
             return None
         shard = tuple(d.get("shard") or (0, 1))
         session = Session(secrets.token_hex(16), int(d.get("intents", 0)), (shard[0], shard[1]))
@@ -253,6 +257,7 @@ class Gateway:
         for frame in session.buffer:
             if frame["s"] > last:
                 conn.send(frame)
+                self.replayed += 1
         session.conn = conn
         session.push("RESUMED", {})
         self.resumes += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -176,7 +177,7 @@ class Message:
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": self._mentions(),
             "mention_roles": [],
             "attachments": self.attachments,
             "embeds": self.embed_dicts,
@@ -195,6 +196,11 @@ class Message:
             if member is not None:
                 data["member"] = member.payload(with_user=False)
         return data
+
+    def _mentions(self) -> list[dict[str, Any]]:
+        users = {u.id: u for u in (m.user for m in self.channel.guild.members)}
+        ids = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
+        return [users[i].payload() for i in ids if i in users]
 
     # --- readable views ----------------------------------------------------------------
     @property

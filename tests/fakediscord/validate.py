@@ -108,13 +108,17 @@ def _embed_checks(err: _Errors, embeds: list[dict[str, Any]]) -> None:
 def _check_button(err: _Errors, p: str, c: dict[str, Any]) -> None:
     style = c.get("style")
     if style not in (1, 2, 3, 4, 5, 6):
-        err.add(f"{p}.style", "BASE_TYPE_CHOICES", f"Value must be one of (1, 2, 3, 4, 5, 6).")
+        err.add(f"{p}.style", "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6).")
     err.max_len(f"{p}.label", c.get("label"), 80)
     if style == 5:
         if not c.get("url"):
             err.add(f"{p}.url", "BASE_TYPE_REQUIRED", "This field is required")
         if c.get("custom_id"):
-            err.add(f"{p}.custom_id", "COMPONENT_LINK_BUTTON_CUSTOM_ID", "A link button cannot have a custom_id")
+            err.add(
+                f"{p}.custom_id",
+                "COMPONENT_LINK_BUTTON_CUSTOM_ID",
+                "A link button cannot have a custom_id",
+            )
     elif style != 6 and "custom_id" not in c:
         err.add(f"{p}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
     if style != 6 and not c.get("label") and not c.get("emoji"):
@@ -133,8 +137,11 @@ def _check_select(err: _Errors, p: str, c: dict[str, Any]) -> None:
             err.max_len(f"{p}.options.{k}.value", o.get("value"), 100)
             err.max_len(f"{p}.options.{k}.description", o.get("description"), 100)
             if o.get("value") in values:
-                err.add(f"{p}.options.{k}.value", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        "Select component option values must be unique")
+                err.add(
+                    f"{p}.options.{k}.value",
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select component option values must be unique",
+                )
             values.add(o.get("value"))
     lo, hi = int(c.get("min_values", 1)), int(c.get("max_values", 1))
     if not 0 <= lo <= 25:
@@ -142,7 +149,9 @@ def _check_select(err: _Errors, p: str, c: dict[str, Any]) -> None:
     if not 1 <= hi <= 25 or (c.get("type") == 3 and options and hi > len(options)):
         err.add(f"{p}.max_values", "NUMBER_TYPE_MAX", "max_values is out of range.")
     if lo > hi:
-        err.add(f"{p}.min_values", "SELECT_COMPONENT_MIN_VALUES_TOO_HIGH", "min_values > max_values")
+        err.add(
+            f"{p}.min_values", "SELECT_COMPONENT_MIN_VALUES_TOO_HIGH", "min_values > max_values"
+        )
 
 
 def _component_checks(err: _Errors, components: list[dict[str, Any]], v2: bool) -> None:
@@ -156,18 +165,25 @@ def _component_checks(err: _Errors, components: list[dict[str, Any]], v2: bool) 
         for i, row in enumerate(components):
             p = f"components.{i}"
             if row.get("type") != 1:
-                err.add(f"{p}.type", "UNION_TYPE_CHOICES", "Value of field \"type\" must be 1.")
+                err.add(f"{p}.type", "UNION_TYPE_CHOICES", 'Value of field "type" must be 1.')
                 continue
             children = row.get("components") or []
             kinds = [c.get("type") for c in children]
             selects = sum(1 for k in kinds if k in SELECT_TYPES)
             if not children:
-                err.add(f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+                err.add(
+                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+                )
             elif selects and len(children) != 1:
-                err.add(f"{p}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                        "The specified component exceeds the maximum width")
+                err.add(
+                    f"{p}.components",
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
             elif len(children) > 5:
-                err.add(f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+                err.add(
+                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+                )
     seen: set[str] = set()
     for c in walk_components(components):
         if c.get("type") == 2:
@@ -178,10 +194,17 @@ def _component_checks(err: _Errors, components: list[dict[str, Any]], v2: bool) 
         if cid is None:
             continue
         if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
-            err.add("components.custom_id", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            err.add(
+                "components.custom_id",
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
         elif cid in seen:
-            err.add("components.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated")
+            err.add(
+                "components.custom_id",
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
         seen.add(cid)
 
 
@@ -200,10 +223,19 @@ def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: i
     v2 = bool(flags & IS_COMPONENTS_V2)
     components = body.get("components") or []
     if v2 and (content or embeds):
-        err.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                "The 'content' and 'embeds' fields cannot be used when using components v2")
+        err.add(
+            "content",
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used when using components v2",
+        )
     _component_checks(err, components, v2)
     err.raise_if_any()
-    if create and not (content or embeds or components or body.get("attachments")
-                       or body.get("sticker_ids") or body.get("poll")):
+    if create and not (
+        content
+        or embeds
+        or components
+        or body.get("attachments")
+        or body.get("sticker_ids")
+        or body.get("poll")
+    ):
         raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")

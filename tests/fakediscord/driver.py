@@ -1,0 +1,446 @@
+"""The driver: users run slash commands, click buttons, pick options, submit modals."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .base import (
+    ADMINISTRATOR,
+    SEND_MESSAGES,
+    USE_APPLICATION_COMMANDS,
+    VIEW_CHANNEL,
+    FakeDiscordError,
+    WaitTimeout,
+)
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    Interaction,
+)
+from .messages import Message, Select, walk_components
+from .model import Member, Role, TextChannel, User
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+
+OPTION_STRING, OPTION_INTEGER, OPTION_BOOLEAN, OPTION_USER = 3, 4, 5, 6
+OPTION_CHANNEL, OPTION_ROLE, OPTION_MENTIONABLE, OPTION_NUMBER = 7, 8, 9, 10
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+
+
+class InteractionResult:
+    """What the bot answered to one user action."""
+
+    def __init__(self, interaction: Interaction) -> None:
+        self.interaction = interaction
+
+    @property
+    def type(self) -> int | None:
+        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 9 modal)."""
+        return self.interaction.response_type
+
+    @property
+    def message(self) -> Message | None:
+        """The message the user sees as the answer (current state); None for a modal."""
+        return self.interaction.original
+
+    @property
+    def ephemeral(self) -> bool:
+        msg = self.interaction.original
+        return bool(msg is not None and msg.ephemeral)
+
+    @property
+    def followups(self) -> list[Message]:
+        return list(self.interaction.followups)
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        """The modal the bot opened (type 9), as sent."""
+        return self.interaction.modal
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        """Autocomplete choices (type 8)."""
+        return self.interaction.choices
+
+    async def wait_edit(self, count: int = 1, timeout: float = 5.0) -> Message:
+        """Wait until @original was edited `count` times (e.g. after a defer); return it."""
+        inter = self.interaction
+
+        def check() -> Message | None:
+            if inter.original is not None and inter.original_edits >= count:
+                return inter.original
+            return None
+
+        return await inter.fake.notifier.wait_for(check, timeout, "an edit of @original")
+
+    async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
+        """Wait for the followup number `index` (0 = first) and return it."""
+        inter = self.interaction
+
+        def check() -> Message | None:
+            return inter.followups[index] if len(inter.followups) > index else None
+
+        return await inter.fake.notifier.wait_for(check, timeout, f"followup #{index}")
+
+    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 5.0) -> Message:
+        """Wait until the answer message satisfies `predicate`."""
+        inter = self.interaction
+
+        def check() -> Message | None:
+            msg = inter.original
+            return msg if msg is not None and predicate(msg) else None
+
+        return await inter.fake.notifier.wait_for(check, timeout, "the answer to match")
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult type={self.type} message={self.message!r}>"
+
+
+class Driver:
+    """Builds INTERACTION_CREATE payloads the way the Discord client would."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    # --- slash commands -----------------------------------------------------------------------
+    async def slash(
+        self,
+        member: Member,
+        channel: TextChannel,
+        command: str,
+        options: dict[str, Any],
+        focused: str | None = None,
+    ) -> InteractionResult:
+        """Run a chat command; with `focused`, send the autocomplete request for that option."""
+        self._can_use(member, channel)
+        names = command.split()
+        cmd = self._find_command(member, channel, names[0])
+        resolved: dict[str, dict[str, Any]] = {}
+        defs: list[dict[str, Any]] = cmd.get("options") or []
+        nested: list[dict[str, Any]] = []
+        top = nested
+        for name in names[1:]:
+            sub = next((o for o in defs if o["name"] == name and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise FakeDiscordError(f"/{command}: no subcommand {name!r}")
+            node: dict[str, Any] = {"type": sub["type"], "name": name, "options": []}
+            nested.append(node)
+            nested, defs = node["options"], sub.get("options") or []
+        if any(o["type"] in (1, 2) for o in defs):
+            raise FakeDiscordError(f"/{command} needs a subcommand")
+        nested.extend(self._options(command, defs, options, resolved, focused))
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": top}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        action = {"slash": command, "options": {k: _show(v) for k, v in options.items()}}
+        if focused is not None:
+            action["autocomplete"] = focused
+            return await self._interact(member, channel, AUTOCOMPLETE, data, None, action)
+        return await self._interact(member, channel, APPLICATION_COMMAND, data, None, action)
+
+    def _find_command(self, member: Member, channel: TextChannel, name: str) -> dict[str, Any]:
+        guild = channel.guild
+        for cmd in self.fake.guild_commands.get(guild.id, []) + self.fake.global_commands:
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                needed = cmd.get("default_member_permissions")
+                perms = member.permissions_in(channel)
+                if (
+                    needed is not None
+                    and not perms & ADMINISTRATOR
+                    and (int(needed) == 0 or int(needed) & perms != int(needed))
+                ):
+                    raise FakeDiscordError(f"{member.name} may not use /{name} (permissions)")
+                return cmd
+        raise FakeDiscordError(f"no slash command /{name} registered (did the bot sync?)")
+
+    def _options(
+        self,
+        command: str,
+        defs: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        focused: str | None = None,
+    ) -> list[dict[str, Any]]:
+        by_name = {o["name"]: o for o in defs}
+        if focused is not None and focused not in by_name:
+            raise FakeDiscordError(f"/{command}: no option {focused!r} to autocomplete")
+        unknown = set(given) - set(by_name)
+        if unknown:
+            raise FakeDiscordError(f"/{command}: unknown option(s) {sorted(unknown)}")
+        out = []
+        for d in defs:
+            if d["name"] == focused:
+                value = str(given.get(focused, ""))
+                out.append({"type": d["type"], "name": focused, "value": value, "focused": True})
+                continue
+            if d["name"] not in given:
+                if d.get("required") and focused is None:
+                    raise FakeDiscordError(f"/{command}: option {d['name']!r} is required")
+                continue
+            value = self._option_value(command, d, given[d["name"]], resolved)
+            out.append({"type": d["type"], "name": d["name"], "value": value})
+        return out
+
+    def _option_value(
+        self, command: str, d: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+    ) -> Any:
+        kind = d["type"]
+        if d.get("choices"):
+            for choice in d["choices"]:
+                if value in (choice["value"], choice["name"]):
+                    return choice["value"]
+            raise FakeDiscordError(f"/{command}: {value!r} is not a choice of {d['name']!r}")
+        if kind == OPTION_STRING:
+            return str(value)
+        if kind == OPTION_INTEGER:
+            return int(value)
+        if kind == OPTION_NUMBER:
+            return float(value)
+        if kind == OPTION_BOOLEAN:
+            return bool(value)
+        if kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, Member | User):
+            member = value if isinstance(value, Member) else None
+            user = value.user if isinstance(value, Member) else value
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            if member is not None:
+                data = member.payload(with_user=False)
+                data["permissions"] = str(member.guild_permissions())
+                resolved.setdefault("members", {})[str(user.id)] = data
+            return str(user.id)
+        if kind == OPTION_CHANNEL and isinstance(value, TextChannel):
+            data = value.payload()
+            resolved.setdefault("channels", {})[str(value.id)] = data
+            return str(value.id)
+        if kind in (OPTION_ROLE, OPTION_MENTIONABLE) and isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return str(value.id)
+        raise FakeDiscordError(f"/{command}: cannot pass {value!r} as option type {kind}")
+
+    # --- components ---------------------------------------------------------------------------
+    def _check_visible(self, member: Member, message: Message) -> None:
+        if message.deleted or message.channel.deleted:
+            raise FakeDiscordError(f"{message!r} was deleted")
+        if message.ephemeral_to is not None and message.ephemeral_to is not member:
+            raise FakeDiscordError(
+                f"{member.name} cannot see {message.ephemeral_to.name}'s ephemeral {message!r}"
+            )
+        if not member.permissions_in(message.channel) & VIEW_CHANNEL:
+            raise FakeDiscordError(f"{member.name} cannot see #{message.channel.name}")
+        if message.loading:
+            raise FakeDiscordError(f"{message!r} is still 'thinking'")
+
+    async def click(self, member: Member, message: Message, button: str) -> InteractionResult:
+        self._check_visible(member, message)
+        matches = [b for b in message.buttons if button == b.custom_id]
+        matches = matches or [b for b in message.buttons if button == b.label]
+        if not matches:
+            raise FakeDiscordError(
+                f"no button {button!r} on {message!r}; buttons: "
+                f"{[(b.label, b.custom_id) for b in message.buttons]}"
+            )
+        if len(matches) > 1:
+            raise FakeDiscordError(
+                f"several buttons labelled {button!r}; use a custom_id: "
+                f"{[b.custom_id for b in matches]}"
+            )
+        found = matches[0]
+        if found.disabled:
+            raise FakeDiscordError(f"button {button!r} is disabled")
+        if found.custom_id is None:
+            raise FakeDiscordError(f"button {button!r} is a link/premium button")
+        data = {"custom_id": found.custom_id, "component_type": 2}
+        action = {"click": found.label or found.custom_id, "message": str(message.id)}
+        return await self._interact(
+            member, message.channel, MESSAGE_COMPONENT, data, message, action
+        )
+
+    async def select(
+        self, member: Member, message: Message, values: list[Any], custom_id: str | None
+    ) -> InteractionResult:
+        self._check_visible(member, message)
+        selects = [s for s in message.selects if custom_id in (None, s.custom_id)]
+        if custom_id is None and len(selects) > 1:
+            selects = [
+                s for s in selects if s.type != 3 or all(_option(s, v) is not None for v in values)
+            ]
+        if len(selects) != 1:
+            raise FakeDiscordError(
+                f"cannot tell which select on {message!r} (custom_id=?): "
+                f"{[s.custom_id for s in message.selects]}"
+            )
+        sel = selects[0]
+        if sel.disabled:
+            raise FakeDiscordError(f"select {sel.custom_id!r} is disabled")
+        if not sel.min_values <= len(values) <= sel.max_values:
+            raise FakeDiscordError(
+                f"select {sel.custom_id!r} takes {sel.min_values}.."
+                f"{sel.max_values} values, got {len(values)}"
+            )
+        data: dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type}
+        if sel.type == 3:
+            picked = []
+            for v in values:
+                opt = _option(sel, v)
+                if opt is None:
+                    raise FakeDiscordError(
+                        f"select {sel.custom_id!r} has no option {v!r}: "
+                        f"{[o.label for o in sel.options]}"
+                    )
+                picked.append(opt)
+            data["values"] = picked
+        else:
+            resolved: dict[str, dict[str, Any]] = {}
+            kind = {5: OPTION_USER, 6: OPTION_ROLE, 7: OPTION_MENTIONABLE, 8: OPTION_CHANNEL}
+            d = {"type": kind[sel.type], "name": sel.custom_id}
+            data["values"] = [self._option_value("select", d, v, resolved) for v in values]
+            data["resolved"] = resolved
+        action = {
+            "select": [_show(v) for v in values],
+            "custom_id": sel.custom_id,
+            "message": str(message.id),
+        }
+        return await self._interact(
+            member, message.channel, MESSAGE_COMPONENT, data, message, action
+        )
+
+    async def submit_modal(
+        self, member: Member, result: InteractionResult, values: dict[str, str]
+    ) -> InteractionResult:
+        origin = result.interaction
+        modal = origin.modal
+        if modal is None or origin.member is not member:
+            raise FakeDiscordError(f"{member.name} has no open modal from {result!r}")
+        rows: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for comp in modal.get("components", []):
+            inputs = [c for c in walk_components([comp]) if c.get("type") == 4]
+            answered = []
+            for text_input in inputs:
+                cid = text_input["custom_id"]
+                seen.add(cid)
+                value = str(values.get(cid, text_input.get("value") or ""))
+                if text_input.get("required", True) and not value:
+                    raise FakeDiscordError(f"modal field {cid!r} is required")
+                answered.append({"type": 4, "custom_id": cid, "value": value})
+            if comp.get("type") == 1:
+                rows.append({"type": 1, "components": answered})
+            elif comp.get("type") == 18 and answered:
+                rows.append({"type": 18, "component": answered[0]})
+        if set(values) - seen:
+            raise FakeDiscordError(f"modal has no field(s) {sorted(set(values) - seen)}")
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        action = {"submit": modal["custom_id"], "values": values}
+        return await self._interact(
+            member, origin.channel, MODAL_SUBMIT, data, origin.clicked, action
+        )
+
+    # --- plain messages -----------------------------------------------------------------------
+    async def say(self, member: Member, channel: TextChannel, content: str) -> Message:
+        if channel.deleted or not member.permissions_in(channel) & SEND_MESSAGES:
+            raise FakeDiscordError(f"{member.name} cannot post in #{channel.name}")
+        msg = self.fake.new_message(channel, {"content": content}, author=member.user)
+        self.fake.log("action", {"user": member.name, "say": content, "channel": channel.name})
+        self.fake.publish_create(msg)
+        await self.fake.gateway.flush()
+        return msg
+
+    # --- common -------------------------------------------------------------------------------
+    def _can_use(self, member: Member, channel: TextChannel) -> None:
+        if channel.deleted:
+            raise FakeDiscordError(f"#{channel.name} was deleted")
+        perms = member.permissions_in(channel)
+        if not perms & VIEW_CHANNEL or not perms & USE_APPLICATION_COMMANDS:
+            raise FakeDiscordError(f"{member.name} cannot use commands in #{channel.name}")
+
+    def build_payload(self, inter: Interaction) -> dict[str, Any]:
+        """The INTERACTION_CREATE body the Discord client would cause."""
+        member, channel = inter.member, inter.channel
+        guild = channel.guild
+        perms = member.permissions_in(channel)
+        data: dict[str, Any] = {
+            "id": str(inter.id),
+            "application_id": str(self.fake.application_id),
+            "type": inter.type,
+            "data": inter.data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+            "channel_id": str(channel.id),
+            "channel": {**channel.payload(), "permissions": str(perms)},
+            "member": {**member.payload(), "permissions": str(perms)},
+            "token": inter.token,
+            "version": 1,
+            "app_permissions": str(guild.me.permissions_in(channel)),
+            "locale": member.locale,
+            "guild_locale": guild.preferred_locale,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if inter.clicked is not None:
+            data["message"] = inter.clicked.payload()
+        return data
+
+    async def _interact(
+        self,
+        member: Member,
+        channel: TextChannel,
+        kind: int,
+        data: dict[str, Any],
+        clicked: Message | None,
+        action: dict[str, Any],
+    ) -> InteractionResult:
+        fake = self.fake
+        token = f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}"
+        inter = Interaction(fake, kind, member, channel, data, clicked, token)
+        fake.interactions[inter.id] = inter
+        fake.tokens[token] = inter
+        fake.log(
+            "action",
+            {"user": member.name, "channel": channel.name, "interaction": str(inter.id), **action},
+        )
+        fake.gateway.dispatch_nowait(
+            "INTERACTION_CREATE", self.build_payload(inter), channel.guild.id
+        )
+        timeout = fake.interaction_timeout
+
+        def answered() -> bool | None:
+            if inter.response_type is not None:
+                return True
+            if inter.failed:  # e.g. answered after the test advanced the fake clock
+                raise FakeDiscordError(f"{member.name}: {action}: {fake.failures[-1].reason}")
+            return None
+
+        try:
+            await fake.notifier.wait_for(answered, timeout, "the answer")
+        except WaitTimeout:
+            inter.fail(f"This interaction failed (no answer within {timeout}s)")
+            why = "".join(
+                f"\n  refused: {e.status} {e.code} {e.message} {e.errors or ''}"
+                for e in inter.refusals
+            )
+            raise FakeDiscordError(
+                f"{member.name}: {action}: the bot did not answer within {timeout}s "
+                f"(This interaction failed){why}"
+            ) from None
+        return InteractionResult(inter)
+
+
+def _option(sel: Select, value: Any) -> str | None:
+    for opt in sel.options:
+        if value in (opt.value, opt.label):
+            return opt.value
+    return None
+
+
+def _show(value: Any) -> Any:
+    if isinstance(value, Member | User | Role | TextChannel):
+        return f"{type(value).__name__}:{value.name}"
+    return value

@@ -1,0 +1,307 @@
+"""Interactions: the callback endpoint, followups and @original, with Discord's rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .messages import EPHEMERAL, LOADING, Message
+from .validate import (
+    ALREADY_ACKNOWLEDGED,
+    INVALID_FORM_BODY,
+    INVALID_WEBHOOK_TOKEN,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_WEBHOOK,
+    ApiError,
+    check_message,
+    unknown,
+)
+from .wire import json_response, no_content, read_body
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+    from .model import Member, TextChannel
+
+TOKEN_LIFETIME = 15 * 60
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+
+
+class Interaction:
+    """One interaction the driver created, and what the bot did with it."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        type: int,
+        member: Member,
+        channel: TextChannel,
+        data: dict[str, Any],
+        clicked: Message | None,
+        token: str,
+    ) -> None:
+        self.fake = fake
+        self.id = fake.snowflakes.next()
+        self.type = type
+        self.member = member
+        self.channel = channel
+        self.data = data
+        self.clicked = clicked
+        self.token = token
+        self.created = fake.clock.monotonic()
+        self.response_type: int | None = None
+        self.original: Message | None = None
+        self.followups: list[Message] = []
+        self.owned: set[int] = {clicked.id} if clicked is not None else set()
+        self.modal: dict[str, Any] | None = None
+        self.choices: list[dict[str, Any]] | None = None
+        self.failed = False
+        self.refusals: list[ApiError] = []
+        self.original_edits = 0
+
+    def fail(self, reason: str) -> None:
+        if not self.failed:
+            self.failed = True
+            self.fake.record_failure(self, reason)
+
+    def too_late(self) -> bool:
+        return self.fake.clock.monotonic() - self.created > self.fake.interaction_timeout
+
+    def token_expired(self) -> bool:
+        return self.fake.clock.monotonic() - self.created > TOKEN_LIFETIME
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "user": self.member.user.payload(),
+            "authorizing_integration_owners": {"0": str(self.channel.guild.id)},
+        }
+
+
+class InteractionRoutes:
+    """POST /interactions/{id}/{token}/callback and the /webhooks/{app}/{token} routes."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    # --- the initial response -----------------------------------------------------------------
+    async def callback(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        try:
+            iid = int(request.match_info["interaction_id"])
+        except ValueError:
+            iid = 0
+        inter = fake.interactions.get(iid)
+        if inter is None or inter.token != request.match_info["token"]:
+            raise unknown("interaction", UNKNOWN_INTERACTION)
+        body = await read_body(request, fake)
+        try:
+            if inter.channel.deleted:
+                raise unknown("Channel", UNKNOWN_CHANNEL)
+            if inter.failed or inter.too_late():
+                inter.fail(
+                    "This interaction failed (answered after "
+                    f"{fake.clock.monotonic() - inter.created:.2f}s)"
+                )
+                raise unknown("interaction", UNKNOWN_INTERACTION)
+            if inter.response_type is not None:
+                raise ApiError(
+                    400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
+                )
+            resource = self._respond(inter, body)
+        except ApiError as err:
+            inter.refusals.append(err)
+            raise
+        kind = int(body["type"])
+        inter.response_type = kind
+        fake.notifier.notify()
+        if "with_response" not in request.query:
+            return no_content()
+        msg = resource.get("message")
+        return json_response(
+            {
+                "interaction": {
+                    "id": str(inter.id),
+                    "type": inter.type,
+                    "activity_instance_id": None,
+                    "response_message_id": msg["id"] if msg else None,
+                    "response_message_loading": kind == 5,
+                    "response_message_ephemeral": bool(msg and msg["flags"] & EPHEMERAL),
+                },
+                "resource": resource,
+            }
+        )
+
+    def _respond(self, inter: Interaction, body: Any) -> dict[str, Any]:
+        fake = self.fake
+        if not isinstance(body, dict) or not isinstance(body.get("type"), int):
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", _err("type", "required"))
+        kind, data = body["type"], body.get("data") or {}
+        allowed = {
+            APPLICATION_COMMAND: {4, 5, 9},
+            MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+            MODAL_SUBMIT: {4, 5, 6, 7} if inter.clicked is not None else {4, 5},
+            AUTOCOMPLETE: {8},
+        }[inter.type]
+        if kind not in allowed:
+            raise ApiError(
+                400,
+                INVALID_FORM_BODY,
+                "Invalid Form Body",
+                _err("type", f"Interaction response type {kind} is not valid here"),
+            )
+        bot = fake.bot_user
+        if kind in (4, 5):
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            if kind == 4:
+                check_message(data, create=True, prefix="data.")
+            msg = fake.new_message(
+                inter.channel,
+                data if kind == 4 else {"flags": data.get("flags", 0)},
+                author=bot,
+                ephemeral_to=inter.member if ephemeral else None,
+                type=20 if inter.type == APPLICATION_COMMAND else 0,
+                webhook=True,
+                flags=LOADING if kind == 5 else 0,
+            )
+            msg.interaction_metadata = inter.metadata()
+            inter.original = msg
+            inter.owned.add(msg.id)
+            fake.publish_create(msg)
+            return {"type": kind, "message": msg.payload()}
+        if kind in (6, 7):
+            clicked = inter.clicked
+            assert clicked is not None
+            if clicked.deleted:
+                raise unknown("Message", UNKNOWN_MESSAGE)
+            inter.original = clicked
+            if kind == 6:
+                return {"type": kind}
+            check_message(data, create=False, prefix="data.", current_flags=clicked.flags)
+            clicked.apply(data)
+            fake.publish_update(clicked)
+            return {"type": kind, "message": clicked.payload()}
+        if kind == 9:
+            _check_modal(data)
+            inter.modal = data
+            return {"type": kind}
+        inter.choices = list(data.get("choices") or [])
+        if len(inter.choices) > 25:
+            raise ApiError(
+                400, INVALID_FORM_BODY, "Invalid Form Body", _err("data.choices", "max 25")
+            )
+        return {"type": kind}
+
+    # --- webhook side: followups and @original ------------------------------------------------
+    def _by_token(self, request: web.Request) -> Interaction:
+        fake = self.fake
+        if request.match_info["app_id"] != str(fake.application_id):
+            raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        inter = fake.tokens.get(request.match_info["token"])
+        if inter is None or inter.token_expired():
+            raise ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        if inter.channel.deleted:
+            raise unknown("Channel", UNKNOWN_CHANNEL)
+        return inter
+
+    def _target(self, request: web.Request, inter: Interaction) -> Message:
+        ref = request.match_info["message_id"]
+        if ref == "@original":
+            msg = inter.original
+        else:
+            try:
+                msg = self.fake.messages.get(int(ref))
+            except ValueError:
+                msg = None
+            if (
+                msg is not None
+                and msg.id not in inter.owned
+                and (msg.ephemeral_to is not None or msg.webhook_id != self.fake.application_id)
+            ):
+                msg = None
+        if msg is None or msg.deleted:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        return msg
+
+    async def followup(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        inter = self._by_token(request)
+        body = await read_body(request, fake)
+        if inter.response_type is None or inter.response_type in (8, 9):
+            raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        check_message(body, create=True)
+        original = inter.original
+        if original is not None and original.loading:
+            # The first followup after a "thinking" defer replaces the placeholder.
+            original.apply(body)
+            original.flags &= ~LOADING
+            msg = original
+            inter.original_edits += 1
+            fake.publish_update(msg, edited=False)
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            msg = fake.new_message(
+                inter.channel,
+                body,
+                author=fake.bot_user,
+                ephemeral_to=inter.member if ephemeral else None,
+                webhook=True,
+            )
+            msg.interaction_metadata = inter.metadata()
+            inter.owned.add(msg.id)
+            fake.publish_create(msg)
+        inter.followups.append(msg)
+        fake.notifier.notify()
+        if request.query.get("wait") in ("1", "true", "True"):
+            return json_response(msg.payload())
+        return no_content()
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        inter = self._by_token(request)
+        return json_response(self._target(request, inter).payload())
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        inter = self._by_token(request)
+        msg = self._target(request, inter)
+        body = await read_body(request, fake)
+        check_message(body, create=False, current_flags=msg.flags)
+        was_loading = msg.loading
+        msg.apply(body)
+        msg.flags &= ~LOADING
+        if msg is inter.original:
+            inter.original_edits += 1
+        fake.publish_update(msg, edited=not was_loading)
+        return json_response(msg.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        inter = self._by_token(request)
+        msg = self._target(request, inter)
+        self.fake.publish_delete(msg)
+        return no_content()
+
+
+def _err(path: str, message: str) -> dict[str, Any]:
+    node: dict[str, Any] = {"_errors": [{"code": "INVALID", "message": message}]}
+    for part in reversed(path.split(".")):
+        node = {part: node}
+    return node
+
+
+def _check_modal(data: dict[str, Any]) -> None:
+    problems = []
+    cid = data.get("custom_id")
+    if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
+        problems.append(("data.custom_id", "Must be between 1 and 100 in length."))
+    title = data.get("title")
+    if not isinstance(title, str) or not 1 <= len(title) <= 45:
+        problems.append(("data.title", "Must be between 1 and 45 in length."))
+    comps = data.get("components") or []
+    if not 1 <= len(comps) <= 5:
+        problems.append(("data.components", "Must be between 1 and 5 in length."))
+    if problems:
+        path, message = problems[0]
+        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", _err(path, message))

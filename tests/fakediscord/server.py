@@ -1,0 +1,409 @@
+"""The REST side: middleware (auth, faults, error wrapping, logging) and the bot's routes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .base import (
+    MANAGE_CHANNELS,
+    MANAGE_MESSAGES,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+)
+from .interactions import InteractionRoutes
+from .messages import Message
+from .model import Guild, TextChannel
+from .validate import (
+    CANNOT_EDIT_OTHERS,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    ApiError,
+    check_message,
+    unknown,
+)
+from .wire import json_response, no_content, read_body
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def build_app(fake: FakeDiscord) -> web.Application:
+    app = web.Application(middlewares=[_middleware(fake)], client_max_size=64 * 1024 * 1024)
+    rest = Rest(fake)
+    inter = InteractionRoutes(fake)
+    p = PREFIX
+    app.router.add_get("/gateway", fake.gateway.handle)
+    app.router.add_get(f"{p}/gateway", rest.get_gateway)
+    app.router.add_get(f"{p}/gateway/bot", rest.get_gateway_bot)
+    app.router.add_get(f"{p}/users/@me", rest.get_me)
+    app.router.add_get(f"{p}/users/{{user_id}}", rest.get_user)
+    app.router.add_get(f"{p}/oauth2/applications/@me", rest.get_application)
+    app.router.add_get(f"{p}/applications/@me", rest.get_application)
+    cmds = f"{p}/applications/{{app_id}}/commands"
+    gcmds = f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands"
+    for path in (cmds, gcmds):
+        app.router.add_put(path, rest.put_commands)
+        app.router.add_get(path, rest.get_commands)
+    app.router.add_get(f"{p}/channels/{{channel_id}}", rest.get_channel)
+    app.router.add_delete(f"{p}/channels/{{channel_id}}", rest.delete_channel)
+    app.router.add_post(f"{p}/channels/{{channel_id}}/typing", rest.typing)
+    msgs = f"{p}/channels/{{channel_id}}/messages"
+    app.router.add_get(msgs, rest.history)
+    app.router.add_post(msgs, rest.create_message)
+    app.router.add_get(f"{msgs}/{{message_id}}", rest.get_message)
+    app.router.add_patch(f"{msgs}/{{message_id}}", rest.edit_message)
+    app.router.add_delete(f"{msgs}/{{message_id}}", rest.delete_message)
+    app.router.add_get(f"{p}/guilds/{{guild_id}}", rest.get_guild)
+    app.router.add_get(f"{p}/guilds/{{guild_id}}/channels", rest.get_guild_channels)
+    app.router.add_get(f"{p}/guilds/{{guild_id}}/roles", rest.get_roles)
+    app.router.add_get(f"{p}/guilds/{{guild_id}}/members", rest.list_members)
+    app.router.add_get(f"{p}/guilds/{{guild_id}}/members/{{user_id}}", rest.get_member)
+    app.router.add_post(f"{p}/interactions/{{interaction_id}}/{{token}}/callback", inter.callback)
+    hook = f"{p}/webhooks/{{app_id}}/{{token}}"
+    app.router.add_post(hook, inter.followup)
+    app.router.add_get(f"{hook}/messages/{{message_id}}", inter.get_message)
+    app.router.add_patch(f"{hook}/messages/{{message_id}}", inter.edit_message)
+    app.router.add_delete(f"{hook}/messages/{{message_id}}", inter.delete_message)
+    return app
+
+
+def _middleware(fake: FakeDiscord) -> Any:
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/gateway":
+            return await handler(request)
+        path = request.path.removeprefix(PREFIX)
+        method = request.method
+        body = await _peek(request)
+        fake.log(
+            "rest", {"method": method, "path": path, "query": dict(request.query), "body": body}
+        )
+        response = await _answer(fake, request, handler, method, path)
+        fake.log(
+            "rest-answer",
+            {"method": method, "path": path, "status": response.status, "body": _text(response)},
+        )
+        return response
+
+    return middleware
+
+
+async def _answer(
+    fake: FakeDiscord, request: web.Request, handler: Handler, method: str, path: str
+) -> web.StreamResponse:
+    try:
+        for fault in fake.faults:
+            if not fault.matches(method, path):
+                continue
+            fault.hits += 1
+            if fault.kind == "429":
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": fault.retry_after,
+                    "global": fault.is_global,
+                }
+                headers = {
+                    "Via": "1.1 google",
+                    "Retry-After": str(max(1, int(fault.retry_after))),
+                    "X-RateLimit-Scope": "global" if fault.is_global else "user",
+                }
+                return json_response(body, 429, headers)
+            if fault.kind == "status":
+                return json_response(
+                    {"message": f"{fault.status}: fake fault", "code": 0}, fault.status
+                )
+            if fault.kind == "delay":
+                await asyncio.sleep(fault.seconds)
+        if not _authorized(fake, request, path):
+            return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        return await handler(request)
+    except ApiError as err:
+        if err.refusal:
+            fake.record_refusal(method, path, err)
+        return json_response(err.body(), err.status)
+    except web.HTTPNotFound:
+        fake.record_error(f"unimplemented route {method} {path}")
+        return json_response({"message": "404: Not Found", "code": 0}, 404)
+    except web.HTTPMethodNotAllowed:
+        fake.record_error(f"unimplemented method {method} {path}")
+        return json_response({"message": "405: Method Not Allowed", "code": 0}, 405)
+    except Exception as exc:
+        log.exception("fake discord bug on %s %s", method, path)
+        fake.record_error(f"{method} {path}: {exc!r}")
+        return json_response({"message": f"fake discord internal error: {exc!r}", "code": 0}, 400)
+
+
+def _authorized(fake: FakeDiscord, request: web.Request, path: str) -> bool:
+    if path.startswith(("/interactions/", "/webhooks/")):
+        return True
+    return request.headers.get("Authorization") == f"Bot {fake.token}"
+
+
+async def _peek(request: web.Request) -> Any:
+    if request.content_type != "application/json" or not request.can_read_body:
+        return None
+    try:
+        return await request.json()
+    except ValueError:
+        return None
+
+
+def _text(response: web.StreamResponse) -> Any:
+    body = getattr(response, "body", None)
+    if isinstance(body, bytes) and body:
+        import json
+
+        try:
+            return json.loads(body)
+        except ValueError:
+            return body.decode(errors="replace")
+    return None
+
+
+class Rest:
+    """Bot-authenticated REST routes."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    # --- lookups ---------------------------------------------------------------------------
+    def _channel(self, request: web.Request) -> TextChannel:
+        channel = self.fake.get_channel(_int(request.match_info["channel_id"]))
+        if channel is None:
+            raise unknown("Channel", UNKNOWN_CHANNEL)
+        return channel
+
+    def _guild(self, request: web.Request) -> Guild:
+        gid = _int(request.match_info["guild_id"])
+        for guild in self.fake.guilds:
+            if guild.id == gid:
+                return guild
+        raise unknown("Guild", 10004)
+
+    def _message(self, request: web.Request, channel: TextChannel) -> Message:
+        msg = self.fake.messages.get(_int(request.match_info["message_id"]))
+        if msg is None or msg.deleted or msg.channel is not channel or msg.ephemeral_to is not None:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        return msg
+
+    def _require(self, channel: TextChannel, *perms: int) -> None:
+        have = channel.guild.me.permissions_in(channel)
+        if not have & VIEW_CHANNEL:
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
+        for perm in perms:
+            if not have & perm:
+                raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    # --- login, gateway, application ----------------------------------------------------------
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.fake.gateway.url})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response(
+            {"url": self.fake.gateway.url, "shards": 1, "session_start_limit": limit}
+        )
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        self.fake.logins += 1
+        self.fake.notifier.notify()
+        data = self.fake.bot_user.payload()
+        data.update({"verified": True, "mfa_enabled": False, "flags": 0, "email": None})
+        return json_response(data)
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.fake.users.get(_int(request.match_info["user_id"]))
+        if user is None:
+            raise unknown("User", 10013)
+        return json_response(user.payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        return json_response(
+            {
+                "id": str(fake.application_id),
+                "name": fake.bot_user.name,
+                "description": "fake application",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": fake.owner_user.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": fake.bot_user.payload(),
+                "summary": "",
+            }
+        )
+
+    # --- commands -----------------------------------------------------------------------------
+    def _command_list(self, request: web.Request) -> tuple[list[dict[str, Any]], int | None]:
+        if _int(request.match_info["app_id"]) != self.fake.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        if "guild_id" in request.match_info:
+            gid = self._guild(request).id
+            return self.fake.guild_commands.setdefault(gid, []), gid
+        return self.fake.global_commands, None
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        current, gid = self._command_list(request)
+        body = await read_body(request, self.fake)
+        if not isinstance(body, list) or len(body) > 100:
+            raise ApiError(400, 50035, "Invalid Form Body")
+        by_name = {c["name"]: c for c in current}
+        result = []
+        for cmd in body:
+            old = by_name.get(cmd.get("name"))
+            data = {
+                **cmd,
+                "id": old["id"] if old else str(self.fake.snowflakes.next()),
+                "application_id": str(self.fake.application_id),
+                "version": str(self.fake.snowflakes.next()),
+                "type": cmd.get("type", 1),
+                "default_member_permissions": cmd.get("default_member_permissions"),
+                "dm_permission": cmd.get("dm_permission", True),
+                "nsfw": cmd.get("nsfw", False),
+            }
+            if gid is not None:
+                data["guild_id"] = str(gid)
+            result.append(data)
+        current[:] = result
+        self.fake.command_syncs += 1
+        self.fake.notifier.notify()
+        return json_response(result)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        current, _ = self._command_list(request)
+        return json_response(current)
+
+    # --- channels and messages ----------------------------------------------------------------
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel)
+        return json_response(channel.payload())
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, MANAGE_CHANNELS)
+        await channel.delete()
+        return json_response(channel.payload())
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._require(self._channel(request), SEND_MESSAGES)
+        return no_content()
+
+    async def history(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, READ_MESSAGE_HISTORY)
+        limit = int(request.query.get("limit", 50))
+        msgs = channel.messages
+        if "before" in request.query:
+            msgs = [m for m in msgs if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            msgs = [m for m in msgs if m.id > int(request.query["after"])][:limit]
+        msgs = sorted(msgs, key=lambda m: m.id, reverse=True)[:limit]
+        return json_response([m.payload() for m in msgs])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, SEND_MESSAGES)
+        body = await read_body(request, self.fake)
+        check_message(body, create=True)
+        msg = self.fake.new_message(
+            channel,
+            body,
+            author=self.fake.bot_user,
+            type=19 if body.get("message_reference") else 0,
+        )
+        self.fake.publish_create(msg)
+        return json_response(msg.payload())
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, READ_MESSAGE_HISTORY)
+        return json_response(self._message(request, channel).payload())
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel)
+        msg = self._message(request, channel)
+        if msg.author.id != self.fake.bot_user.id:
+            raise ApiError(
+                403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
+            )
+        body = await read_body(request, self.fake)
+        check_message(body, create=False, current_flags=msg.flags)
+        msg.apply(body)
+        self.fake.publish_update(msg)
+        return json_response(msg.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        msg = self._message(request, channel)
+        if msg.author.id != self.fake.bot_user.id:
+            self._require(channel, MANAGE_MESSAGES)
+        self.fake.publish_delete(msg)
+        return no_content()
+
+    # --- guilds -------------------------------------------------------------------------------
+    async def get_guild(self, request: web.Request) -> web.Response:
+        data = self._guild(request).payload()
+        for key in ("channels", "members", "threads", "presences", "voice_states"):
+            data.pop(key, None)
+        data["approximate_member_count"] = data["member_count"]
+        return json_response(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        return json_response([c.payload() for c in guild.channels if not c.deleted])
+
+    async def get_roles(self, request: web.Request) -> web.Response:
+        return json_response([r.payload() for r in self._guild(request).roles])
+
+    async def list_members(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        limit = int(request.query.get("limit", 1))
+        after = int(request.query.get("after", 0))
+        members = sorted((m for m in guild.members if m.id > after), key=lambda m: m.id)
+        return json_response([m.payload() for m in members[:limit]])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        member = self.fake.find_member(guild, _int(request.match_info["user_id"]))
+        if member is None:
+            raise unknown("Member", 10007)
+        return json_response(member.payload())
+
+
+def _int(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ApiError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "id": {
+                    "_errors": [
+                        {
+                            "code": "NUMBER_TYPE_COERCE",
+                            "message": f'Value "{value}" is not snowflake.',
+                        }
+                    ]
+                }
+            },
+        ) from exc

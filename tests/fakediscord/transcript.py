@@ -1,0 +1,225 @@
+"""Transcript: a JSON-lines log of all traffic and an HTML page of what the users saw."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .messages import Message, walk_components
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+
+STYLE_COLORS = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058", 6: "#4e5058"}
+
+CSS = """
+body { background:#313338; color:#dbdee1; font:15px/1.4 'gg sans','Noto Sans',sans-serif;
+       margin:0 auto; max-width:1100px; padding:16px; }
+h1,h2,h3 { color:#f2f3f5; } h2 { border-bottom:1px solid #4e5058; padding-bottom:4px; }
+.msg { padding:6px 12px; margin:4px 0; border-radius:4px; }
+.msg:hover { background:#2e3035; }
+.msg.deleted { opacity:.45; text-decoration:line-through; }
+.msg.ephemeral { background:#2b2d4a; }
+.head .author { color:#f2f3f5; font-weight:600; } .head .bot { background:#5865f2; color:#fff;
+  font-size:10px; border-radius:3px; padding:0 4px; margin-left:4px; }
+.head .meta { color:#949ba4; font-size:12px; margin-left:8px; }
+.content { white-space:pre-wrap; }
+.embed { background:#2b2d31; border-left:4px solid #1e1f22; border-radius:4px; padding:8px 12px;
+         margin:4px 0; max-width:520px; }
+.embed .title { font-weight:700; color:#f2f3f5; } .embed .footer { font-size:12px; color:#b5bac1; }
+.embed .fields { display:flex; flex-wrap:wrap; gap:4px 16px; }
+.embed .field { min-width:150px; } .embed .field.block { flex-basis:100%; }
+.embed .field .name { font-weight:600; color:#f2f3f5; }
+.row { display:flex; gap:8px; margin:4px 0; flex-wrap:wrap; }
+.button { color:#fff; border-radius:8px; padding:4px 14px; font-size:14px; }
+.button.disabled { opacity:.5; cursor:not-allowed; }
+.select { background:#1e1f22; border-radius:4px; padding:6px 10px;
+          min-width:300px; }
+.select .opt { color:#b5bac1; font-size:13px; } .select .opt.default { color:#fff; }
+.textdisplay { white-space:pre-wrap; }
+.container { border-left:4px solid #4e5058; padding:4px 8px; }
+.note { color:#949ba4; font-size:12px; }
+table.log { border-collapse:collapse; font:12px monospace; width:100%; }
+table.log td { border-top:1px solid #3f4147; padding:2px 6px; vertical-align:top; }
+table.log tr.action td { color:#f0b232; } table.log tr.fail td { color:#f23f43; }
+details summary { cursor:pointer; }
+"""
+
+
+def write_transcript(fake: FakeDiscord, directory: Path, name: str) -> list[Path]:
+    """Write <name>.jsonl and <name>.html into `directory`; return both paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    jsonl = directory / f"{name}.jsonl"
+    with jsonl.open("w") as f:
+        for entry in fake.entries:
+            f.write(json.dumps(entry, default=str) + "\n")
+    page = directory / f"{name}.html"
+    page.write_text(render_html(fake))
+    return [jsonl, page]
+
+
+def render_html(fake: FakeDiscord) -> str:
+    out = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>fake discord transcript"
+        f"</title><style>{CSS}</style></head><body><h1>Fake Discord transcript</h1>"
+    ]
+    for guild in fake.guilds:
+        out.append(f"<h2>{_e(guild.name)}</h2>")
+        for channel in guild.channels:
+            gone = " (deleted)" if channel.deleted else ""
+            out.append(f"<h3>#{_e(channel.name)}{gone}</h3>")
+            msgs = [
+                m for m in fake.messages.values() if m.channel is channel and m.ephemeral_to is None
+            ]
+            out.extend(render_message(m) for m in msgs)
+            if not msgs:
+                out.append("<p class='note'>no messages</p>")
+        for member in guild.members:
+            eph = [m for m in fake.messages.values() if m.ephemeral_to is member]
+            if eph:
+                out.append(f"<h3>Only {_e(member.name)} can see these</h3>")
+                out.extend(render_message(m) for m in eph)
+    if fake.failures:
+        out.append("<h2>Failed interactions</h2><ul>")
+        out.extend(f"<li>{_e(f.user)}: {_e(f.reason)}</li>" for f in fake.failures)
+        out.append("</ul>")
+    out.append("<h2>Log</h2><table class='log'>")
+    out.extend(_log_row(entry) for entry in fake.entries)
+    out.append("</table></body></html>")
+    return "\n".join(out)
+
+
+def render_message(msg: Message) -> str:
+    classes = ["msg"]
+    if msg.deleted:
+        classes.append("deleted")
+    if msg.ephemeral:
+        classes.append("ephemeral")
+    meta = [msg.timestamp[11:19]]
+    if msg.edited_timestamp:
+        meta.append("(edited)")
+    if msg.loading:
+        meta.append("is thinking…")
+    if msg.ephemeral:
+        meta.append("only you can see this")
+    if msg.deleted:
+        meta.append("deleted")
+    if msg.interaction_metadata:
+        meta.append(f"↪ {msg.interaction_metadata['user']['username']} used a command")
+    bot = "<span class='bot'>APP</span>" if msg.author.bot else ""
+    parts = [
+        f"<div class='{' '.join(classes)}' id='m{msg.id}'><div class='head'>"
+        f"<span class='author'>{_e(msg.author.name)}</span>{bot}"
+        f"<span class='meta'>{_e(' · '.join(meta))}</span></div>"
+    ]
+    if msg.content:
+        parts.append(f"<div class='content'>{_markdown(msg.content)}</div>")
+    parts.extend(_embed(e) for e in msg.embed_dicts)
+    parts.extend(_component(c) for c in msg.component_dicts)
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _embed(data: dict[str, Any]) -> str:
+    color = data.get("color")
+    border = f"#{color:06x}" if isinstance(color, int) else "#1e1f22"
+    parts = [f"<div class='embed' style='border-left-color:{border}'>"]
+    if (data.get("author") or {}).get("name"):
+        parts.append(f"<div class='author'>{_e(data['author']['name'])}</div>")
+    if data.get("title"):
+        parts.append(f"<div class='title'>{_markdown(data['title'])}</div>")
+    if data.get("description"):
+        parts.append(f"<div class='content'>{_markdown(data['description'])}</div>")
+    if data.get("fields"):
+        parts.append("<div class='fields'>")
+        for f in data["fields"]:
+            block = "" if f.get("inline") else " block"
+            parts.append(
+                f"<div class='field{block}'><div class='name'>{_markdown(f['name'])}"
+                f"</div><div class='content'>{_markdown(f['value'])}</div></div>"
+            )
+        parts.append("</div>")
+    if (data.get("footer") or {}).get("text"):
+        parts.append(f"<div class='footer'>{_e(data['footer']['text'])}</div>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _component(comp: dict[str, Any]) -> str:
+    kind = comp.get("type")
+    if kind == 1:
+        return "<div class='row'>" + "".join(_component(c) for c in comp["components"]) + "</div>"
+    if kind == 2:
+        emoji = (comp.get("emoji") or {}).get("name") or ""
+        label = f"{emoji} {comp.get('label') or ''}".strip()
+        disabled = " disabled" if comp.get("disabled") else ""
+        color = STYLE_COLORS.get(comp.get("style", 1), "#4e5058")
+        link = " ↗" if comp.get("style") == 5 else ""
+        return (
+            f"<span class='button{disabled}' style='background:{color}' "
+            f"title='{_e(str(comp.get('custom_id') or comp.get('url') or ''))}'>"
+            f"{_e(label)}{link}</span>"
+        )
+    if kind in (3, 5, 6, 7, 8):
+        disabled = " disabled" if comp.get("disabled") else ""
+        opts = "".join(
+            f"<div class='opt{' default' if o.get('default') else ''}'>• {_e(o.get('label', ''))}"
+            f"</div>"
+            for o in comp.get("options", [])
+        )
+        return (
+            f"<div class='select{disabled}'><div>{_e(comp.get('placeholder') or 'Select…')}"
+            f" ▾</div>{opts}</div>"
+        )
+    if kind == 10:
+        return f"<div class='textdisplay'>{_markdown(str(comp.get('content', '')))}</div>"
+    if kind == 17:
+        inner = "".join(_component(c) for c in comp.get("components", []))
+        return f"<div class='container'>{inner}</div>"
+    children = [c for c in walk_components(comp.get("components", [])) if c.get("type") in (2, 10)]
+    if comp.get("accessory"):
+        children.append(comp["accessory"])
+    return "<div>" + "".join(_component(c) for c in children) + "</div>"
+
+
+def _markdown(text: str) -> str:
+    escaped = _e(text)
+    escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
+    escaped = re.sub(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"<i>\1</i>", escaped)
+    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
+    return escaped
+
+
+def _summary(entry: dict[str, Any]) -> str:
+    kind = entry["kind"]
+    if kind == "rest":
+        return f"→ {entry['method']} {entry['path']}"
+    if kind == "rest-answer":
+        return f"← {entry['status']} {entry['method']} {entry['path']}"
+    if kind == "gateway":
+        return f"⇐ {entry['event']}"
+    if kind == "gateway-in":
+        return f"⇒ op {entry['op']}"
+    rest = {k: v for k, v in entry.items() if k not in ("time", "clock", "kind")}
+    return f"{kind}: {json.dumps(rest, default=str)[:200]}"
+
+
+def _log_row(entry: dict[str, Any]) -> str:
+    kind = entry["kind"]
+    css = "action" if kind == "action" else "fail" if "fail" in kind or "error" in kind else ""
+    detail = json.dumps(
+        {k: v for k, v in entry.items() if k not in ("time", "clock", "kind")},
+        default=str,
+        indent=1,
+    )
+    return (
+        f"<tr class='{css}'><td>{entry['time']:.3f}</td><td><details><summary>"
+        f"{_e(_summary(entry))}</summary><pre>{_e(detail)}</pre></details></td></tr>"
+    )
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
