@@ -87,6 +87,13 @@ class Action:
         raise MalformedRecord(f"cannot read action {text!r}")
 
 
+def describe(action: Action, players: tuple[str, ...] | list[str]) -> str:
+    """The text form with the gift's recipient named, for messages to people."""
+    if action.give_to is not None and 0 <= action.give_to < len(players):
+        return f"play {action.card} to {players[action.give_to]}"
+    return str(action)
+
+
 def play(card: Card, give_to: int | None = None) -> Action:
     """Play ``card``; ``give_to`` is the Kadabra ``1`` recipient's seat."""
     return Action(ActionType.PLAY, card=card, give_to=give_to)

@@ -90,10 +90,10 @@ def _build() -> dict[str, Card]:
         for symbol in (Symbol.STAR, Symbol.DRAW):
             token = f"{value}{symbol.value}"
             cards[token] = Card(token, (value,), symbol)
-    for low in (2, 4):
-        for symbol in Symbol:
-            token = f"{low}/{low + 1}{symbol.value}"
-            cards[token] = Card(token, (low, low + 1), symbol)
+    # RULES.md §2: the doubles are 2/3, 2/3* and 4/5, 4/5+ (no 2/3+ or 4/5* exists).
+    for low, symbol in ((2, Symbol.PLAIN), (2, Symbol.STAR), (4, Symbol.PLAIN), (4, Symbol.DRAW)):
+        token = f"{low}/{low + 1}{symbol.value}"
+        cards[token] = Card(token, (low, low + 1), symbol)
     return cards
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from game import rng, rules
-from game.actions import Action
+from game.actions import Action, describe
 from game.errors import GameOver, IllegalAction, MissingChance, NotYourTurn
 from game.events import Event, EventKind
 from game.state import Phase, RoundChance, State
@@ -76,19 +76,22 @@ class Game:
         """Raise the error ``apply`` would raise, without changing anything."""
         state = self.state
         if state.phase is Phase.FINISHED:
-            raise GameOver(f"{action} by {self.players[seat]}: the game is over")
+            what = describe(action, self.players)
+            raise GameOver(f"{what} by {self.players[seat]}: the game is over")
         if state.phase is Phase.DEAL:
             raise MissingChance(f"round {state.round_no} has no deck to deal")
         if self.rules.needs_chance(state, action) and not self._roll_available():
+            what = describe(action, self.players)
             raise MissingChance(
-                f"{action} by {self.players[seat]}: round {state.round_no} has no roll "
+                f"{what} by {self.players[seat]}: round {state.round_no} has no roll "
                 f"number {state.rolls_used + 1}"
             )
         if seat != state.to_act:
+            what = describe(action, self.players)
             waiting = "nobody" if state.to_act is None else self.players[state.to_act]
-            raise NotYourTurn(f"{action} by {self.players[seat]}: it is {waiting}'s turn")
+            raise NotYourTurn(f"{what} by {self.players[seat]}: it is {waiting}'s turn")
         if action not in self.legal_actions():
-            refusal = self.rules.refuse(state, action)
+            refusal = self.rules.refuse(state, action, describe(action, self.players))
             raise IllegalAction(f"{self.players[seat]}: {refusal}")
 
     def apply(self, seat: int, action: Action) -> list[Event]:

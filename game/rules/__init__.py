@@ -144,9 +144,9 @@ class RuleSet:
         best = min(scores)
         return tuple(s for s in range(state.players) if scores[s] == best)
 
-    def refuse(self, state: State, action: Action) -> IllegalAction:
-        """The error for an action that is not legal now."""
-        return IllegalAction(f"{action} is not allowed: {self.explain(state, action)}")
+    def refuse(self, state: State, action: Action, what: str | None = None) -> IllegalAction:
+        """The error for an action that is not legal now (``what`` names it for people)."""
+        return IllegalAction(f"{what or action} is not allowed: {self.explain(state, action)}")
 
 
 # ---- shared mechanics ----------------------------------------------------
