@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from game import rules
 from game.actions import Action
 from game.errors import MalformedRecord
 from game.game import Game
 from game.views import PlayerView, player_view
+
+# The AIs import single rule modules (for their data); load the whole registry first, or
+# game.rules' lazy loader would see it non-empty and never register the others.
+rules.names()
 
 
 class Player(Protocol):
@@ -26,6 +31,19 @@ class Player(Protocol):
 
     def choose(self, view: PlayerView) -> Action:
         """One of ``view.legal`` (never empty when this is called)."""
+        ...
+
+
+class LegalOnlyPlayer(Player, Protocol):
+    """A player whose choice needs nothing but the legal actions (the ``random`` AI).
+
+    :func:`play_out` hands it ``game.legal_actions()`` directly and skips building a
+    view, which is what makes AI-only simulations fast; its ``choose(view)`` must
+    decide the same way from ``view.legal``.
+    """
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (never empty when this is called)."""
         ...
 
 
@@ -41,8 +59,8 @@ def register(name: str, factory: PlayerFactory) -> None:
 
 
 def _load() -> None:
-    if not _REGISTRY:
-        from game.ai import heuristic, random  # noqa: F401  (they register themselves)
+    """Import every AI module (each registers itself); importing twice costs nothing."""
+    from game.ai import heuristic, random  # noqa: F401
 
 
 def names() -> list[str]:
@@ -65,11 +83,17 @@ def play_out(game: Game, players: Sequence[Player]) -> int:
 
     Each decision sees only :func:`player_view` of the seat to act, as at a real table.
     """
+    fast = [getattr(player, "choose_legal", None) for player in players]
     actions = 0
     while not game.finished:
         seat = game.to_act
         if seat is None:  # a game without a seed waits for a deck: nothing to decide
             raise MalformedRecord("play_out needs a seeded game (it is waiting for a deal)")
-        game.apply(seat, players[seat].choose(player_view(game, seat)))
+        choose_legal = fast[seat]
+        if choose_legal is not None:
+            action = choose_legal(game.legal_actions())
+        else:
+            action = players[seat].choose(player_view(game, seat))
+        game.apply(seat, action)
         actions += 1
     return actions

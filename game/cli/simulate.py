@@ -1,13 +1,161 @@
-"""``python -m game simulate`` (placeholder until the AI players land)."""
+"""``python -m game simulate``: AI-only games, one JSON object of statistics on stdout.
+
+Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI
+chooses from its own generator seeded ``"S:i:k"``, so the same arguments give
+the same games and the same numbers (timings aside).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from game import ai
+from game.errors import MalformedRecord
+from game.game import Game
+from game.record import dumps
+from game.rules import find as find_rules
+from game.rules import names as variant_names
+from game.views import player_view
+
+PROGRESS_WIDTH = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", required=True)
+    parser.add_argument("--variant", required=True, help=f"one of {', '.join(variant_names())}")
+    parser.add_argument("--players", type=int, default=4, help="seats per game (2-6)")
+    parser.add_argument("--games", type=int, default=100, help="how many games")
+    parser.add_argument("--seed", default="0", help="the run's seed (any text)")
+    parser.add_argument(
+        "--ai",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="once for every seat, or once per seat in seat order (default random)",
+    )
+    parser.add_argument("--records", metavar="DIR", help="write each game's record here")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule-set option, e.g. target=40 or rounds=4",
+    )
+    parser.set_defaults(_parser=parser)
+
+
+def parse_options(pairs: list[str]) -> dict[str, int]:
+    """``["target=40"]`` -> ``{"target": 40}``; ``ValueError`` naming the bad pair."""
+    options: dict[str, int] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key or not value.strip().lstrip("-").isdigit():
+            raise ValueError(f"option {pair!r} is not KEY=INTEGER")
+        options[key.strip()] = int(value)
+    return options
+
+
+@dataclass
+class Tally:
+    """Running totals over the games of one run."""
+
+    players: int
+    games: int = 0
+    actions: int = 0
+    wins: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = [0] * self.players
+        self.points = [0] * self.players
+
+    def add(self, game: Game, actions: int) -> None:
+        self.games += 1
+        self.actions += actions
+        table = player_view(game, None)
+        for seat in table.winners:
+            self.wins[seat] += 1
+        for seat in table.seats:
+            self.points[seat.seat] += seat.score
+
+    def report(self, seconds: float) -> dict[str, Any]:
+        games = max(self.games, 1)
+        return {
+            "games": self.games,
+            "actions": self.actions,
+            "seconds": round(seconds, 3),
+            "games_per_second": round(self.games / seconds, 1) if seconds > 0 else None,
+            "actions_per_second": round(self.actions / seconds, 1) if seconds > 0 else None,
+            "wins_by_seat": list(self.wins),
+            "win_rate_by_seat": [round(w / games, 4) for w in self.wins],
+            "average_points_by_seat": [round(p / games, 3) for p in self.points],
+        }
+
+
+def play_one(
+    variant: str, ais: list[str], options: dict[str, int], seed: str, index: int
+) -> tuple[Game, int]:
+    """Game ``index`` of the run seeded ``seed``: deck and rolls from ``"seed:index"``."""
+    names = [f"{name}-{seat}" for seat, name in enumerate(ais)]
+    game = Game(variant, names, options, seed=f"{seed}:{index}")
+    players = [ai.find(name)(f"{seed}:{index}:{seat}") for seat, name in enumerate(ais)]
+    return game, ai.play_out(game, players)
+
+
+def seat_ais(requested: list[str] | None, players: int) -> list[str]:
+    """``--ai`` once for all seats or once per seat; ``ValueError`` otherwise."""
+    chosen = requested or ["random"]
+    if len(chosen) == 1:
+        chosen = chosen * players
+    if len(chosen) != players:
+        raise ValueError(f"--ai given {len(chosen)} times: give it once, or {players} times")
+    for name in chosen:
+        ai.find(name)
+    return chosen
+
+
+def progress(stream: TextIO, done: int, total: int) -> None:
+    filled = PROGRESS_WIDTH * done // max(total, 1)
+    bar = "#" * filled + "." * (PROGRESS_WIDTH - filled)
+    stream.write(f"\r[{bar}] {done}/{total} games")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("simulate: not yet available")
+    parser: argparse.ArgumentParser = args._parser
+    try:
+        find_rules(args.variant)
+        if not 2 <= args.players <= 6:
+            raise ValueError(f"--players must be 2 to 6, not {args.players}")
+        if args.games < 0:
+            raise ValueError(f"--games must be 0 or more, not {args.games}")
+        ais = seat_ais(args.ai, args.players)
+        options = parse_options(args.option)
+        find_rules(args.variant).validate_options(options)
+    except (MalformedRecord, ValueError) as exc:
+        parser.error(str(exc))  # exits with status 2, the message on stderr
+    records = Path(args.records) if args.records else None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    show_progress = sys.stderr.isatty() and args.games >= 20
+    step = max(args.games // 100, 1)
+    tally = Tally(args.players)
+    started = time.perf_counter()
+    for index in range(args.games):
+        game, actions = play_one(args.variant, ais, options, str(args.seed), index)
+        tally.add(game, actions)
+        if records is not None:
+            path = records / f"game-{index + 1:05d}.json"
+            path.write_text(dumps(game) + "\n", encoding="utf-8")
+        if show_progress and ((index + 1) % step == 0 or index + 1 == args.games):
+            progress(sys.stderr, index + 1, args.games)
+    seconds = time.perf_counter() - started
+    print(json.dumps(tally.report(seconds)))
+    return 0

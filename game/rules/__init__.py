@@ -233,5 +233,5 @@ def names() -> list[str]:
 
 
 def _load() -> None:
-    if not _REGISTRY:
-        from game.rules import classic, dice, kadabra, tutorial  # noqa: F401
+    """Import every rule-set module (each registers itself; re-imports cost nothing)."""
+    from game.rules import classic, dice, kadabra, tutorial  # noqa: F401

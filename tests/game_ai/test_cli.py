@@ -1,0 +1,185 @@
+"""``python -m game simulate`` and ``python -m game play``, run as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game import loads, replay, summary
+from game.cli.simulate import play_one
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMING = {"seconds", "games_per_second", "actions_per_second"}
+
+
+def run_game(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    return subprocess.run(
+        [sys.executable, "-m", "game", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def simulate(*args: str) -> dict[str, object]:
+    done = run_game("simulate", *args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def test_simulate_prints_the_statistics_and_is_deterministic() -> None:
+    args = ("--variant", "kadabra", "--players", "3", "--games", "25", "--seed", "d")
+    first, second = simulate(*args), simulate(*args)
+    for key in (
+        "games",
+        "actions",
+        "seconds",
+        "games_per_second",
+        "actions_per_second",
+        "wins_by_seat",
+        "win_rate_by_seat",
+        "average_points_by_seat",
+    ):
+        assert key in first
+    assert first["games"] == 25
+    assert len(first["wins_by_seat"]) == 3
+    assert sum(first["wins_by_seat"]) >= 25  # every game has a winner; ties count for each
+    assert {k: v for k, v in first.items() if k not in TIMING} == {
+        k: v for k, v in second.items() if k not in TIMING
+    }
+    other = simulate("--variant", "kadabra", "--players", "3", "--games", "25", "--seed", "e")
+    assert other["actions"] != first["actions"]
+
+
+def test_simulate_records_replay_to_the_same_result(tmp_path: Path) -> None:
+    stats = simulate(
+        "--variant",
+        "dice",
+        "--games",
+        "5",
+        "--seed",
+        "r",
+        "--records",
+        str(tmp_path),
+        "--ai",
+        "heuristic",
+        "--ai",
+        "random",
+        "--ai",
+        "random",
+        "--ai",
+        "random",
+    )
+    files = sorted(tmp_path.glob("game-*.json"))
+    assert [f.name for f in files] == [f"game-{i:05d}.json" for i in range(1, 6)]
+    total_actions = 0
+    for index, path in enumerate(files):
+        result = replay(loads(path.read_text(encoding="utf-8")))
+        assert result.exit_code == 0
+        assert result.game.finished
+        original, _ = play_one("dice", ["heuristic", "random", "random", "random"], {}, "r", index)
+        assert result.summary() == summary(original)
+        total_actions += len(result.game.history)
+    assert total_actions == stats["actions"]
+
+
+def test_simulate_one_ai_per_seat() -> None:
+    stats = simulate(
+        "--variant",
+        "classic",
+        "--games",
+        "40",
+        "--seed",
+        "p",
+        "--ai",
+        "heuristic",
+        "--ai",
+        "random",
+        "--ai",
+        "random",
+        "--players",
+        "3",
+    )
+    wins = stats["wins_by_seat"]
+    assert isinstance(wins, list)
+    assert wins[0] > max(wins[1:])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--variant", "nope"), "unknown variant 'nope'"),
+        (("--variant", "classic", "--ai", "nobody"), "unknown AI 'nobody'"),
+        (("--variant", "classic", "--ai", "random", "--ai", "random"), "--ai given 2 times"),
+        (("--variant", "classic", "--players", "9"), "--players must be 2 to 6"),
+        (("--variant", "classic", "--option", "rounds=3"), "unknown option 'rounds'"),
+        (("--variant", "classic", "--option", "target"), "not KEY=INTEGER"),
+    ],
+)
+def test_simulate_refuses_bad_arguments(args: tuple[str, ...], message: str) -> None:
+    done = run_game("simulate", *args, "--games", "1")
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("variant", "option"),
+    [
+        ("classic", "target=10"),
+        ("kadabra", "target=10"),
+        ("dice", "target=10"),
+        ("tutorial", "rounds=2"),
+    ],
+)
+def test_play_reaches_the_end_on_piped_choices(variant: str, option: str) -> None:
+    done = run_game(
+        "play",
+        "--variant",
+        variant,
+        "--seed",
+        "7",
+        "--players",
+        "3",
+        "--option",
+        option,
+        stdin="1\n" * 2000,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "Game over. Final scores:" in done.stdout
+    assert "Winners: " in done.stdout
+    assert "Your hand:" in done.stdout
+    assert "Round over." in done.stdout
+    assert "\033[" not in done.stdout  # a pipe gets no colour
+
+
+def test_play_takes_action_text_and_explains_bad_input() -> None:
+    done = run_game("play", "--variant", "classic", "--seed", "7", stdin="banana\n99\nquit\n")
+    assert done.stdout.count("Not a choice: 'banana'") == 1
+    assert "Not a choice: '99'" in done.stdout
+    assert "you quits the round" in done.stdout
+
+
+def test_play_end_of_input_exits_cleanly() -> None:
+    done = run_game("play", "--variant", "dice", "--seed", "7", stdin="")
+    assert done.returncode == 1
+    assert "End of input" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_play_refuses_an_unknown_variant() -> None:
+    done = run_game("play", "--variant", "poker")
+    assert done.returncode == 2
+    assert "unknown variant 'poker'" in done.stderr
