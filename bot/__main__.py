@@ -1,0 +1,72 @@
+"""``python -m bot``: read the settings, set up logging, run the bot until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.client import create_bot
+from bot.settings import Settings, point_at
+from bot.store import StoreError
+
+log = logging.getLogger("bot")
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: put your bot token in the environment or in a .env file "
+    "(see .env.example)."
+)
+BAD_TOKEN = (
+    "Discord refused DISCORD_TOKEN: copy a fresh token from the Discord developer portal "
+    "(Application → Bot → Reset Token) into .env."
+)
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """This bot never joins voice: drop discord.py's warnings about missing voice libraries."""
+    return "voice will NOT be supported" not in record.getMessage()
+
+
+async def run(settings: Settings, token: str) -> None:
+    bot = create_bot(settings)
+    async with bot:
+        await bot.start(token)
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
+                             for e in exc.errors())
+        sys.stderr.write(f"Invalid settings: {problems}\n")
+        return 2
+    logging.basicConfig(
+        level=settings.lama_log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord.client").addFilter(_not_about_voice)
+    token = settings.token
+    if token is None:
+        sys.stderr.write(NO_TOKEN + "\n")
+        return 2
+    if settings.lama_discord_url:
+        point_at(settings.lama_discord_url)
+    try:
+        asyncio.run(run(settings, token))
+    except discord.LoginFailure:
+        sys.stderr.write(BAD_TOKEN + "\n")
+        return 1
+    except StoreError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

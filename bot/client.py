@@ -1,0 +1,88 @@
+"""``create_bot(settings)``: the bot ``python -m bot`` runs, and tests start against the fake."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.sessions import Sessions
+from bot.settings import Settings
+from bot.store import SqliteStore, Store
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """No privileged intents: the bot works through interactions only."""
+    result = discord.Intents.default()
+    result.members = False
+    result.presences = False
+    result.message_content = False
+    return result
+
+
+class LamaBot(commands.AutoShardedBot):
+    """The bot: a store, the channel sessions, and the ``/lama`` command group."""
+
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            guild_ready_timeout=settings.lama_guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.store: Store = store or SqliteStore(settings.lama_db)
+        self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
+                                 seed=settings.lama_seed)
+        self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
+                                       guild_only=True)
+
+    async def setup_hook(self) -> None:
+        from cogs import EXTENSIONS
+        from cogs.buttons import DYNAMIC_ITEMS
+        from cogs.replies import refuse
+
+        await self.store.open()
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.add_command(self.lama)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.error(refuse)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> bool:
+        """Sync the command tree only when its definition changed since the last sync."""
+        guild = None
+        if self.settings.lama_dev_guild is not None:
+            guild = discord.Object(self.settings.lama_dev_guild)
+            self.tree.copy_global_to(guild=guild)
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"command_hash:{guild.id if guild else 'global'}"
+        if await self.store.app_value(key) == digest:
+            log.info("commands unchanged; not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_app_value(key, digest)
+        log.info("commands synced (%s)", f"guild {guild.id}" if guild else "global")
+        return True
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        await self.sessions.close()
+        await super().close()
+        await self.store.close()
+
+
+def create_bot(settings: Settings, store: Store | None = None) -> LamaBot:
+    """The ready-to-start bot (``await bot.start(token)``)."""
+    return LamaBot(settings, store)

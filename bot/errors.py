@@ -1,0 +1,35 @@
+"""Refusals the bot shows the user: a translatable message and its parameters."""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+
+
+class BotError(Exception):
+    """A short answer to a request the bot refuses; ``message`` is an i18n msgid."""
+
+    message = N_("That is not possible right now.")
+
+    def __init__(self, message: str | None = None, **params: object) -> None:
+        super().__init__(message or self.message)
+        if message is not None:
+            self.message = message
+        self.params = params
+
+
+class NoGame(BotError):
+    message = N_("There is no L.A.M.A. game in this channel. Start one with /lama start.")
+
+
+class NotSeated(BotError):
+    message = N_("You are not seated in this game.")
+
+
+class StaleButton(BotError):
+    """A click on a button drawn for an older state of the game."""
+
+    message = N_("That button is out of date: here is your current hand.")
+
+
+class NotAllowed(BotError):
+    message = N_("Only the host can do that.")

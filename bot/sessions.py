@@ -1,0 +1,383 @@
+"""One session per channel: the lobby, then the game; the only in-memory state.
+
+Every change goes through a session method that takes the session's lock,
+checks who asks, changes the game through the engine, bumps ``version``
+(so buttons drawn for an older state are recognised) and saves the session
+to the store before returning. Changes queue their events in ``pending``;
+:meth:`Sessions.publish` hands them, in order, to the publisher (the table
+cog), which renders the public messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from bot.ai_runner import AiRunner, Player, make_player
+from bot.errors import BotError, NoGame, NotAllowed, NotSeated, StaleButton
+from bot.i18n import N_
+from bot.store import SeatResult, Store
+from game import Action, Event, Game, PlayerView, from_dict, player_view, rng, to_dict
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 6
+SNAPSHOT_FORMAT = 1
+
+
+class Status(Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+@dataclass
+class Seat:
+    """A seat: a Discord user, or an AI (``user_id`` None)."""
+
+    user_id: int | None
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One accepted action's events, and the public view just before it (for round summaries)."""
+
+    events: list[Event]
+    before: PlayerView | None = None
+
+
+@dataclass
+class Session:
+    """A channel's lobby and game. Mutate only through the async methods."""
+
+    sessions: Sessions
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    options: dict[str, int]
+    locale: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    status: Status = Status.LOBBY
+    seed: int | str = 0
+    game: Game | None = None
+    version: int = 0
+    game_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = field(default_factory=time.time)
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    pending: list[Change] = field(default_factory=list)
+    recent: list[Event] = field(default_factory=list)
+    players: dict[int, Player] = field(default_factory=dict)
+    pinged: int | None = None  # the user the current table message mentions
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    # ---- questions -------------------------------------------------------
+    def seat_of(self, user_id: int) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
+
+    def require_seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise NotSeated()
+        return seat
+
+    def require_game(self) -> Game:
+        if self.game is None or self.status is not Status.PLAYING:
+            raise BotError(N_("The game has not started yet."))
+        return self.game
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may see (``None``: the public table)."""
+        if self.game is None:
+            raise BotError(N_("The game has not started yet."))
+        return player_view(self.game, seat)
+
+    def ai_to_act(self) -> int | None:
+        """The AI seat whose turn it is, if any."""
+        if self.status is not Status.PLAYING or self.game is None:
+            return None
+        seat = self.game.to_act
+        return seat if seat is not None and self.seats[seat].is_ai else None
+
+    def user_to_act(self) -> int | None:
+        if self.status is not Status.PLAYING or self.game is None or self.game.to_act is None:
+            return None
+        return self.seats[self.game.to_act].user_id
+
+    # ---- lobby -----------------------------------------------------------
+    async def join(self, user_id: int, name: str) -> None:
+        async with self.lock:
+            self._require_lobby()
+            if self.seat_of(user_id) is not None:
+                raise BotError(N_("You are already seated."))
+            if len(self.seats) >= MAX_SEATS:
+                raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
+            self.seats.append(Seat(user_id, self._free_name(name)))
+            await self._changed()
+
+    async def leave(self, user_id: int) -> None:
+        async with self.lock:
+            self._require_lobby()
+            seat = self.require_seat(user_id)
+            del self.seats[seat]
+            await self._changed()
+
+    async def add_ai(self) -> None:
+        async with self.lock:
+            self._require_lobby()
+            if len(self.seats) >= MAX_SEATS:
+                raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
+            number = 1
+            while any(s.name == f"AI {number}" for s in self.seats):
+                number += 1
+            self.seats.append(Seat(None, f"AI {number}"))
+            await self._changed()
+
+    async def start(self, user_id: int) -> None:
+        async with self.lock:
+            self._require_lobby()
+            self._require_host(user_id)
+            if not 2 <= len(self.seats) <= MAX_SEATS:
+                raise BotError(N_("A game needs 2 to 6 players; {n} seated."), n=len(self.seats))
+            names = [s.name for s in self.seats]
+            self.game = Game(self.variant, names, self.options, seed=self.seed)
+            self._make_players()
+            self.status = Status.PLAYING
+            self.started_at = time.time()
+            self.pending.append(Change(list(self.game.opening_events)))
+            await self._changed()
+
+    async def cancel(self, user_id: int) -> None:
+        async with self.lock:
+            self._require_lobby()
+            self._require_host(user_id)
+            self.status = Status.ABANDONED
+            self.version += 1
+            self.sessions.forget(self)
+            await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+
+    # ---- play ------------------------------------------------------------
+    async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
+        """A human's action from a button: checked, applied, saved. Returns its events."""
+        async with self.lock:
+            game = self.require_game()
+            seat = self.require_seat(user_id)
+            if version is not None and version != self.version:
+                raise StaleButton()
+            action = Action.parse(text)
+            return await self._apply(game, seat, action)
+
+    async def ai_step(self) -> bool:
+        """Let the AI to act choose and act; False if it is no AI's turn any more."""
+        async with self.lock:
+            seat = self.ai_to_act()
+            if seat is None or self.game is None:
+                return False
+            action = self.players[seat].choose(player_view(self.game, seat))
+            await self._apply(self.game, seat, action)
+            return True
+
+    async def stop(self, user_id: int, moderator: bool) -> None:
+        """``/lama stop``: the host or a moderator ends the game; it counts for nobody."""
+        async with self.lock:
+            if user_id != self.host_id and not moderator:
+                raise NotAllowed(N_("Only the host or a moderator can stop the game."))
+            self.version += 1
+            self.sessions.forget(self)
+            if self.status is Status.PLAYING:
+                self.status = Status.ABANDONED
+                await self.sessions.store.finish_game(
+                    self.guild_id, self.channel_id, self._game_document(), None
+                )
+            else:
+                self.status = Status.ABANDONED
+                await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+
+    # ---- internals -------------------------------------------------------
+    async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
+        before = player_view(game, None)
+        events = game.apply(seat, action)  # a RulesError changes nothing
+        self.pending.append(Change(events, before))
+        if game.finished:
+            self.status = Status.FINISHED
+            self.version += 1
+            self.sessions.forget(self)
+            await self.sessions.store.finish_game(
+                self.guild_id, self.channel_id, self._game_document(), self.results()
+            )
+        else:
+            await self._changed()
+        return events
+
+    def results(self) -> list[SeatResult]:
+        view = self.view(None)
+        return [
+            SeatResult(s.seat, self.seats[s.seat].user_id, s.name, s.score, s.seat in view.winners)
+            for s in view.seats
+        ]
+
+    async def store_now(self) -> None:
+        """Save the session as it is (a new lobby)."""
+        async with self.lock:
+            await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
+
+    async def _changed(self) -> None:
+        self.version += 1
+        await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
+
+    def _require_lobby(self) -> None:
+        if self.status is not Status.LOBBY:
+            raise BotError(N_("The game has already started."))
+
+    def _require_host(self, user_id: int) -> None:
+        if user_id != self.host_id:
+            raise NotAllowed()
+
+    def _free_name(self, name: str) -> str:
+        taken = {s.name for s in self.seats}
+        base = name.strip() or "player"
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base} ({n})", n + 1
+        return candidate
+
+    def _make_players(self) -> None:
+        self.players = {
+            i: make_player(f"{self.seed}:{i}") for i, s in enumerate(self.seats) if s.is_ai
+        }
+
+    def _game_document(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "variant": self.variant,
+            "seed": self.seed,
+            "record": to_dict(self.game) if self.game is not None else None,
+            "seats": [{"user_id": s.user_id, "name": s.name} for s in self.seats],
+            "started_at": self.started_at,
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to rebuild this session after a restart (see :meth:`restore`)."""
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "status": self.status.value,
+            "host_id": self.host_id,
+            "options": self.options,
+            "locale": self.locale,
+            "version": self.version,
+            "lobby_message_id": self.lobby_message_id,
+            "table_message_id": self.table_message_id,
+            **self._game_document(),
+        }
+
+    @classmethod
+    def restore(cls, sessions: Sessions, data: dict[str, Any]) -> Session:
+        """Rebuild a session from :meth:`snapshot`: the game from (record, seed) by replay."""
+        session = cls(
+            sessions,
+            data["guild_id"],
+            data["channel_id"],
+            data["host_id"],
+            data["variant"],
+            dict(data["options"]),
+            locale=data.get("locale"),
+            seats=[Seat(s["user_id"], s["name"]) for s in data["seats"]],
+            status=Status(data["status"]),
+            seed=data["seed"],
+            version=data["version"],
+            game_id=data["game_id"],
+            started_at=data["started_at"],
+            lobby_message_id=data.get("lobby_message_id"),
+            table_message_id=data.get("table_message_id"),
+        )
+        if data.get("record") is not None:
+            record = from_dict(data["record"])
+            game = Game(
+                record.variant, record.players, record.options,
+                seed=session.seed, chance=record.rounds,
+            )
+            for seat, action in record.actions:
+                game.apply(seat, action)
+            session.game = game
+            session._make_players()
+        return session
+
+
+Publisher = Callable[[Session, list[Change]], Awaitable[None]]
+
+
+class Sessions:
+    """The sessions of every channel this process serves."""
+
+    def __init__(self, store: Store, *, ai_delay: float, seed: str | None) -> None:
+        self.store = store
+        self.seed = seed
+        self._by_channel: dict[int, Session] = {}
+        self.ai = AiRunner(self, ai_delay)
+        self.publisher: Publisher | None = None
+
+    def get(self, channel_id: int) -> Session | None:
+        return self._by_channel.get(channel_id)
+
+    def require(self, channel_id: int) -> Session:
+        session = self.get(channel_id)
+        if session is None:
+            raise NoGame()
+        return session
+
+    def __len__(self) -> int:
+        return len(self._by_channel)
+
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: tuple[int, str],
+        variant: str,
+        options: dict[str, int],
+        locale: str | None,
+        seats: list[Seat] | None = None,
+    ) -> Session:
+        """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch)."""
+        if channel_id in self._by_channel:
+            raise BotError(N_("A game is already running in this channel. Use /lama stop first."))
+        seed = self.seed if self.seed is not None else rng.new_seed()
+        session = Session(
+            self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
+        )
+        session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        self._by_channel[channel_id] = session
+        await session.store_now()
+        return session
+
+    def forget(self, session: Session) -> None:
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+        self.ai.cancel(session.channel_id)
+
+    async def publish(self, session: Session) -> None:
+        """Hand the session's queued events, oldest first, to the publisher; wake the AIs."""
+        async with session.publish_lock:
+            batches, session.pending = session.pending, []
+            if batches and self.publisher is not None:
+                await self.publisher(session, batches)
+        self.ai.wake(session)
+
+    async def close(self) -> None:
+        await self.ai.close()

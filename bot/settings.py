@@ -1,0 +1,49 @@
+"""Settings from the environment and a ``.env`` file (every key is listed in ``.env.example``)."""
+
+from __future__ import annotations
+
+import discord
+import yarl
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """What a server owner can configure; names are the environment variables."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", extra="ignore", case_sensitive=False, env_ignore_empty=True
+    )
+
+    discord_token: SecretStr | None = None
+    lama_db: str = "lama.db"
+    lama_dev_guild: int | None = None
+    lama_ai_delay: float = Field(default=1.5, ge=0)
+    lama_seed: str | None = None
+    lama_discord_url: str | None = None
+    lama_log_level: str = "INFO"
+    lama_guild_ready_timeout: float = Field(default=2.0, ge=0)
+
+    @field_validator("lama_log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError("use DEBUG, INFO, WARNING or ERROR")
+        return level
+
+    @property
+    def token(self) -> str | None:
+        """The bot token, or ``None`` when it is missing or blank."""
+        if self.discord_token is None:
+            return None
+        value = self.discord_token.get_secret_value().strip()
+        return value or None
+
+
+def point_at(url: str) -> None:
+    """Send REST and gateway traffic to a Discord-compatible server (DISCORD-WIRE.md)."""
+    base = yarl.URL(url.rstrip("/"))
+    discord.http.Route.BASE = str(base / "api" / "v10")
+    scheme = "wss" if base.scheme == "https" else "ws"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base.with_scheme(scheme) / "gateway"

@@ -1,0 +1,39 @@
+"""Small helpers shared by the cogs: where an interaction happens, who is asking, the language."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import BotError
+from bot.i18n import N_, Translator, translator
+
+if TYPE_CHECKING:
+    from bot.client import LamaBot
+    from bot.sessions import Session
+
+
+def place(interaction: discord.Interaction) -> tuple[int, int]:
+    """``(guild_id, channel_id)``; games live in server text channels only."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise BotError(N_("L.A.M.A. games are played in server channels."))
+    return interaction.guild_id, interaction.channel_id
+
+
+def public_tr(session: Session) -> Translator:
+    """Public messages speak the server's language."""
+    return translator(session.locale)
+
+
+def guild_locale(interaction: discord.Interaction) -> str | None:
+    return interaction.guild_locale.value if interaction.guild_locale else None
+
+
+def lama_bot(interaction: discord.Interaction) -> LamaBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Manage Messages in this channel (as Discord computed it for the interaction)."""
+    return bool(interaction.permissions.manage_messages)

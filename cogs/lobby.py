@@ -1,0 +1,131 @@
+"""``/lama start``, the lobby's buttons (Join, Leave, Add AI, Start, Cancel), Rematch."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.i18n import N_, Translator
+from bot.sessions import Seat, Session, Status
+from cogs.common import guild_locale, place, public_tr
+from cogs.render import Payload, lobby_message
+from game import find_rules, variant_names
+
+if TYPE_CHECKING:
+    from bot.client import LamaBot
+
+log = logging.getLogger(__name__)
+
+VARIANTS = [app_commands.Choice(name=name, value=name) for name in variant_names()]
+
+
+def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -> Payload:
+    rules = find_rules(session.variant)
+    host = next((s.name for s in session.seats if s.user_id == session.host_id),
+                f"<@{session.host_id}>")
+    opts = dict(rules.option_defaults, **session.options)
+    summary = (tr("{n} rounds", n=opts["rounds"]) if "rounds" in opts
+               else tr("to {n} points", n=opts["target"]))
+    return lobby_message(tr, session.channel_id, rules.title, host,
+                         [(s.name, s.is_ai) for s in session.seats], summary, closed)
+
+
+def game_options(variant: str, target: int | None, rounds: int | None) -> dict[str, int]:
+    """The options the rule set knows; the others are ignored."""
+    known = find_rules(variant).option_defaults
+    given = {"target": target, "rounds": rounds}
+    return {k: v for k, v in given.items() if v is not None and k in known}
+
+
+class Lobby(commands.Cog):
+    """Opening games."""
+
+    def __init__(self, bot: LamaBot) -> None:
+        self.bot = bot
+        self._command = app_commands.Command(
+            name="start", description="Open a lobby for a new L.A.M.A. game in this channel",
+            callback=self.start,
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.lama.add_command(self._command)
+
+    async def cog_unload(self) -> None:
+        self.bot.lama.remove_command(self._command.name)
+
+    @app_commands.describe(
+        variant="Rule set (default classic)",
+        target="Points that end the game (classic, kadabra, dice; default 40)",
+        rounds="Number of rounds (tutorial; default 4)",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "classic",
+        target: app_commands.Range[int, 1, 500] | None = None,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        guild_id, channel_id = place(interaction)
+        user = interaction.user
+        session = await self.bot.sessions.open(
+            guild_id, channel_id, (user.id, user.display_name), variant,
+            game_options(variant, target, rounds), guild_locale(interaction),
+        )
+        payload = lobby_payload(public_tr(session), session)
+        sent = await interaction.response.send_message(**payload.kwargs())
+        session.lobby_message_id = sent.message_id
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, channel_id: int, op: str
+    ) -> None:
+        session = self.bot.sessions.get(channel_id)
+        if session is None or session.status is not Status.LOBBY:
+            raise BotError(N_("This lobby is closed."))
+        user = interaction.user
+        tr = public_tr(session)
+        closed = None
+        if op == "join":
+            await session.join(user.id, user.display_name)
+        elif op == "leave":
+            await session.leave(user.id)
+        elif op == "ai":
+            await session.add_ai()
+        elif op == "cancel":
+            await session.cancel(user.id)
+            closed = tr("Cancelled by {name}.", name=user.display_name)
+        elif op == "start":
+            await session.start(user.id)
+            closed = tr("The game has started: see the table below.")
+        await interaction.response.edit_message(**lobby_payload(tr, session, closed).kwargs())
+        if op == "start":
+            table = self.bot.get_cog("Table")
+            await table.open_table(session)  # type: ignore[union-attr]
+
+    async def on_rematch(
+        self, interaction: discord.Interaction, channel_id: int, game_id: str
+    ) -> None:
+        guild_id, _ = place(interaction)
+        stored = await self.bot.store.game(guild_id, game_id)
+        if stored is None:
+            raise BotError(N_("That game is not known any more."))
+        record = stored["record"]
+        user = interaction.user
+        seats = [Seat(s["user_id"], s["name"]) for s in stored["seats"]]
+        session = await self.bot.sessions.open(
+            guild_id, channel_id, (user.id, user.display_name), stored["variant"],
+            dict(record.get("options", {})), guild_locale(interaction), seats=seats,
+        )
+        payload = lobby_payload(public_tr(session), session)
+        sent = await interaction.response.send_message(**payload.kwargs())
+        session.lobby_message_id = sent.message_id
+
+
+async def setup(bot: LamaBot) -> None:
+    await bot.add_cog(Lobby(bot))
+

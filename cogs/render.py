@@ -1,0 +1,259 @@
+"""Player views → message payloads (embeds and components). Never the full game state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator
+from cogs.buttons import LOBBY_OPS, ActButton, ActSelect, HandButton, LobbyButton
+from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text
+from game import Action, ActionType, Card, Event, Phase, PlayerView
+
+COLOUR = discord.Colour.from_rgb(222, 170, 60)
+MAX_ROW_BUTTONS = 5
+MAX_ROWS = 5
+SELECT_THRESHOLD = 10  # more discard choices than this: offer a select
+
+
+@dataclass
+class Payload:
+    """What to send or edit a message to."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    mention: int | None = None  # the one user this message may ping
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def kwargs(self) -> dict[str, Any]:
+        users = [discord.Object(self.mention)] if self.mention else False
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "view": self.view,
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=users
+            ),
+        }
+
+
+def short_label(card: Card) -> str:
+    """A card in a button label: ``3``, ``2/3⭐``, ``🦙``."""
+    return card_text(card)[1:] if card.numbers else card_text(card)
+
+
+def options_text(tr: Translator, view: PlayerView) -> str:
+    options = dict(view.options)
+    if "rounds" in options:
+        return tr("{n} rounds; highest total wins.", n=options["rounds"])
+    return tr("The game ends when someone reaches {n} points; fewest points wins.",
+              n=options.get("target", 40))
+
+
+# ---- lobby ---------------------------------------------------------------------------
+
+
+def lobby_message(
+    tr: Translator, channel_id: int, title: str, host: str, seats: Sequence[tuple[str, bool]],
+    options: str, closed: str | None = None,
+) -> Payload:
+    """The public lobby: seats and (unless ``closed``) Join, Leave, Add AI, Start, Cancel."""
+    lines = [f"{i + 1}. {'🤖 ' if ai else ''}{name}" for i, (name, ai) in enumerate(seats)]
+    embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
+    embed.description = "\n".join(lines) or tr("Nobody is seated yet.")
+    embed.add_field(name=tr("Host"), value=host)
+    embed.add_field(name=tr("Rules"), value=options)
+    if closed is not None:
+        embed.set_footer(text=closed)
+        return Payload(embed=embed, view=discord.ui.View(timeout=None))
+    embed.set_footer(text=tr("2 to 6 seats. The host starts the game."))
+    labels = {
+        "join": (tr("Join"), discord.ButtonStyle.success),
+        "leave": (tr("Leave"), discord.ButtonStyle.secondary),
+        "ai": (tr("Add AI"), discord.ButtonStyle.secondary),
+        "start": (tr("Start"), discord.ButtonStyle.primary),
+        "cancel": (tr("Cancel"), discord.ButtonStyle.danger),
+    }
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        label, style = labels[op]
+        view.add_item(LobbyButton(channel_id, op, label, style))
+    return Payload(embed=embed, view=view)
+
+
+# ---- the public table ----------------------------------------------------------------
+
+
+def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
+    s = view.seats[seat]
+    marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
+    parts = [f"{marker} **{s.name}**{' 🤖' if ai else ''}"]
+    if s.tiles is not None:
+        parts.append(cards_text(s.tiles))
+    else:
+        parts.append(tr.plural("{n} card", "{n} cards", s.hand_size))
+    if view.uses_chips:
+        parts.append(chips_text(s.white, s.black))
+    parts.append(tr.plural("{n} point", "{n} points", s.score))
+    if s.holds_token:
+        parts.append(TOKEN)
+    if s.quit:
+        parts.append(tr("quit"))
+    return " · ".join(parts)
+
+
+def table_message(
+    tr: Translator, view: PlayerView, channel_id: int, users: Sequence[int | None],
+    recent: Sequence[Event],
+) -> Payload:
+    """The public table: everything public, the log, and a ping for the player to act."""
+    embed = discord.Embed(
+        title=tr("{title}: round {n}", title=view.title, n=view.round_no), colour=COLOUR
+    )
+    lines: list[str] = []
+    if view.top is not None:
+        lines.append(tr("Top card: {card}", card=card_text(view.top)))
+    if view.draw_pile is not None:
+        lines.append(tr.plural("{n} card left to draw", "{n} cards left to draw", view.draw_pile))
+    if view.row is not None:
+        lines.append(tr("Llama row: {tiles}", tiles=cards_text(view.row)))
+    if view.roll is not None:
+        lines.append(tr("Roll: {dice}", dice=cards_text(view.roll)))
+    if view.stage is not None:
+        white, black = view.stage
+        show = tr(" (magic show!)") if white + black >= 5 else ""
+        lines.append(tr("Magic stage: {chips}{show}", chips=chips_text(white, black), show=show))
+        holder = (tr("the supply") if view.token_holder is None
+                  else view.seats[view.token_holder].name)
+        lines.append(tr("Magic token {token}: {holder}", token=TOKEN, holder=holder))
+    lines.append("")
+    lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
+    embed.description = "\n".join(lines)
+    names = [s.name for s in view.seats]
+    log = [text for e in recent if (text := event_text(tr, e, names))]
+    if log:
+        embed.add_field(name=tr("Last moves"), value="\n".join(log[-5:])[:1024], inline=False)
+    embed.set_footer(text=options_text(tr, view))
+    content, mention = None, None
+    if view.to_act is not None:
+        user = users[view.to_act]
+        if user is None:
+            content = tr("{name} is thinking…", name=view.seats[view.to_act].name)
+        else:
+            content, mention = tr("<@{user}>, it is your turn.", user=user), user
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(HandButton(channel_id, tr("My hand")))
+    return Payload(content=content, embed=embed, view=buttons, mention=mention)
+
+
+# ---- a player's hand -----------------------------------------------------------------
+
+
+def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
+    kind = action.type
+    if kind is ActionType.PLAY and action.card is not None:
+        n = counts[action.card]
+        label = tr("Play {card}", card=short_label(action.card))
+        return label if n < 2 else tr("{label} (×{n})", label=label, n=n)
+    if kind is ActionType.TAKE and action.card is not None:
+        return tr("Take {tile}", tile=short_label(action.card))
+    if kind is ActionType.DISCARD:
+        return tr("Discard {tiles}", tiles=" ".join(short_label(t) for t in action.tiles))
+    return {
+        ActionType.DRAW: tr("Draw"),
+        ActionType.QUIT: tr("Quit"),
+        ActionType.SKIP: tr("Skip (give back the token)"),
+        ActionType.PASS: tr("Pass (keep it)"),
+        ActionType.STOP: tr("Stop the round"),
+        ActionType.ROLL: tr("Roll the dice"),
+    }.get(kind, str(action))
+
+
+STYLES = {
+    ActionType.PLAY: discord.ButtonStyle.success,
+    ActionType.DISCARD: discord.ButtonStyle.success,
+    ActionType.TAKE: discord.ButtonStyle.success,
+    ActionType.DRAW: discord.ButtonStyle.primary,
+    ActionType.ROLL: discord.ButtonStyle.primary,
+    ActionType.QUIT: discord.ButtonStyle.danger,
+    ActionType.STOP: discord.ButtonStyle.danger,
+}
+
+
+def action_components(
+    tr: Translator, view: PlayerView, channel_id: int, version: int
+) -> discord.ui.View:
+    """One button per legal action; selects for a Kadabra 1's recipient and long discard lists."""
+    counts = Counter(view.hand if view.seats[view.me or 0].tiles is None else
+                     view.seats[view.me or 0].tiles or ())
+    components = discord.ui.View(timeout=None)
+    gifts = [a for a in view.legal if a.type is ActionType.PLAY and a.give_to is not None]
+    discards = [a for a in view.legal if a.type is ActionType.DISCARD]
+    as_select = len(discards) > SELECT_THRESHOLD
+    buttons = [a for a in view.legal if a not in gifts and not (as_select and a in discards)]
+    selects: list[ActSelect] = []
+    if gifts:
+        options = [
+            discord.SelectOption(label=view.seats[a.give_to].name, value=str(a))
+            for a in gifts if a.give_to is not None
+        ]
+        card = short_label(gifts[0].card) if gifts[0].card else "1"
+        placeholder = tr("Play {card} and give a chip to…", card=card)
+        selects.append(ActSelect(channel_id, version, "gift", options, placeholder))
+    if as_select:
+        options = [discord.SelectOption(label=action_label(tr, a, counts), value=str(a))
+                   for a in discards[:25]]
+        selects.append(ActSelect(channel_id, version, "discard", options, tr("Discard…")))
+    room = (MAX_ROWS - len(selects)) * MAX_ROW_BUTTONS
+    for index, action in enumerate(buttons[:room]):
+        item = ActButton(channel_id, version, str(action), action_label(tr, action, counts),
+                         STYLES.get(action.type))
+        item.item.row = index // MAX_ROW_BUTTONS
+        components.add_item(item)
+    for offset, select in enumerate(selects):
+        select.item.row = MAX_ROWS - len(selects) + offset
+        components.add_item(select)
+    return components
+
+
+def hand_message(
+    tr: Translator, view: PlayerView, channel_id: int, version: int, note: str | None = None
+) -> Payload:
+    """The ephemeral hand of ``view.me``: their cards, the table, their legal actions."""
+    me = view.seats[view.me or 0]
+    embed = discord.Embed(title=tr("{name}, your hand", name=me.name), colour=COLOUR)
+    lines = []
+    if note:
+        lines += [note, ""]
+    if me.tiles is not None:
+        lines.append(tr("Your tiles: {cards}", cards=cards_text(me.tiles)))
+        if view.row is not None:
+            lines.append(tr("Llama row: {tiles}", tiles=cards_text(view.row)))
+        if view.roll is not None:
+            lines.append(tr("Your roll: {dice}", dice=cards_text(view.roll)))
+    else:
+        lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
+        if view.top is not None:
+            lines.append(tr("Top card: {card}", card=card_text(view.top)))
+    if view.drawn is not None:
+        lines.append(tr("You drew {card}: play it or keep it.", card=card_text(view.drawn)))
+    if view.finished:
+        lines.append(tr("The game is over."))
+    elif view.my_turn:
+        lines.append(tr("**Your turn.**"))
+    elif view.to_act is not None:
+        lines.append(tr("Waiting for {name}.", name=view.seats[view.to_act].name))
+    if view.phase is Phase.PLAY and view.my_turn and view.hand and view.top is not None:
+        playable = {a.card for a in view.legal if a.type is ActionType.PLAY}
+        held = [c for c in view.hand if c not in playable]
+        if held:
+            lines.append(tr("Not playable now: {cards}", cards=cards_text(held)))
+    embed.description = "\n".join(lines)
+    components = (action_components(tr, view, channel_id, version) if view.my_turn
+                  else discord.ui.View(timeout=None))
+    return Payload(embed=embed, view=components)

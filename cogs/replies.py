@@ -1,0 +1,58 @@
+"""The one place where a refusal becomes a short ephemeral answer."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.errors import BotError
+from bot.i18n import Translator, translator
+from game import GameOver, NotYourTurn, RulesError
+
+log = logging.getLogger(__name__)
+
+
+def user_tr(interaction: discord.Interaction) -> Translator:
+    """The translator for the user behind ``interaction``."""
+    return translator(interaction.locale.value if interaction.locale else None)
+
+
+def refusal_text(tr: Translator, error: BaseException) -> str | None:
+    """What to tell the user, or ``None`` for an unexpected error."""
+    if isinstance(error, BotError):
+        return tr(error.message, **error.params)
+    if isinstance(error, NotYourTurn):
+        return tr("It is not your turn.")
+    if isinstance(error, GameOver):
+        return tr("This game is over.")
+    if isinstance(error, RulesError):
+        return tr("That move is not allowed now.")
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``error`` ephemerally; log anything that is not a domain refusal."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    tr = user_tr(interaction)
+    text = refusal_text(tr, error)
+    if text is None:
+        if isinstance(error, app_commands.AppCommandError):
+            text = tr("That command cannot be used here.")
+            log.info("command refused: %r", error)
+        else:
+            log.error("unexpected error", exc_info=error)
+            text = tr("Something went wrong; nothing was changed.")
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.exception("could not send a refusal")

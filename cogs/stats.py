@@ -1,0 +1,93 @@
+"""``/lama leaderboard`` and ``/lama stats``: the server's standings from the store."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import Translator
+from bot.store import Standing
+from cogs.common import place
+from cogs.lobby import VARIANTS
+from cogs.render import COLOUR
+from cogs.replies import user_tr
+
+if TYPE_CHECKING:
+    from bot.client import LamaBot
+
+TOP = 15
+
+
+def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
+    average, rating = f"{s.average_points:.1f}", f"{s.rating:.2f}"
+    return tr(
+        "{place}. **{name}**: {games} games, {wins} wins ({rate}%), {avg} points per game, "
+        "rating {rating}",
+        place=place_no, name=s.name, games=s.games, wins=s.wins, rate=round(100 * s.win_rate),
+        avg=average, rating=rating,
+    )
+
+
+class Stats(commands.Cog):
+    """Standings."""
+
+    def __init__(self, bot: LamaBot) -> None:
+        self.bot = bot
+        self._commands = [
+            app_commands.Command(name="leaderboard", description="This server's standings",
+                                 callback=self.leaderboard),
+            app_commands.Command(name="stats", description="One player's record",
+                                 callback=self.stats),
+        ]
+
+    async def cog_load(self) -> None:
+        for command in self._commands:
+            self.bot.lama.add_command(command)
+
+    async def cog_unload(self) -> None:
+        for command in self._commands:
+            self.bot.lama.remove_command(command.name)
+
+    @app_commands.describe(variant="Only this rule set")
+    @app_commands.choices(variant=VARIANTS)
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: str | None = None
+    ) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        standings = await self.bot.store.standings(guild_id, variant)
+        title = tr("Leaderboard") if variant is None else tr("Leaderboard: {variant}",
+                                                              variant=variant)
+        embed = discord.Embed(title=title, colour=COLOUR)
+        lines = [standing_line(tr, i, s) for i, s in enumerate(standings[:TOP], start=1)]
+        embed.description = "\n".join(lines) or tr("No finished games yet.")
+        embed.set_footer(text=tr("Ranked by a cautious estimate of the win rate (Wilson lower "
+                                 "bound), so a single lucky game does not top the board."))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.describe(user="Whose record (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        who = user or interaction.user
+        standing = await self.bot.store.standing(guild_id, who.id)
+        embed = discord.Embed(title=tr("{name}'s record", name=who.display_name), colour=COLOUR)
+        average = f"{standing.average_points:.1f}" if standing else ""
+        if standing is None:
+            embed.description = tr("No finished games yet.")
+        else:
+            embed.description = tr(
+                "{games} games, {wins} wins ({rate}%), {avg} points per game",
+                games=standing.games, wins=standing.wins, rate=round(100 * standing.win_rate),
+                avg=average,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: LamaBot) -> None:
+    await bot.add_cog(Stats(bot))

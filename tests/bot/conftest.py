@@ -1,0 +1,62 @@
+"""Fixtures: settings on a temporary SQLite file, a fake Discord with a guild and players."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot import Settings, create_bot
+from bot.client import LamaBot
+from tests.fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
+
+
+def make_settings(tmp_path: Path, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "discord_token": "unused",
+        "lama_db": str(tmp_path / "lama.db"),
+        "lama_ai_delay": 0,
+        "lama_seed": "7",
+        "lama_guild_ready_timeout": 0.05,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: LamaBot
+    guild: Guild
+    table: TextChannel
+    ana: Member
+    ben: Member
+    cleo: Member
+    mod: Member
+
+    @property
+    def members(self) -> dict[int, Member]:
+        return {m.id: m for m in (self.ana, self.ben, self.cleo, self.mod)}
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+async def world(settings: Settings) -> AsyncIterator[World]:
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Lama Club")
+        table = guild.add_text_channel("lama")
+        ana = guild.add_member("ana")
+        ben = guild.add_member("ben")
+        cleo = guild.add_member("cleo", locale="fr")
+        mod = guild.add_member("mo", permissions=MANAGE_MESSAGES)
+        bot = create_bot(settings)
+        async with fake.run(bot):
+            yield World(fake, bot, guild, table, ana, ben, cleo, mod)
+        assert not fake.failures, fake.failures
+        assert not fake.refusals, fake.refusals

@@ -1,0 +1,93 @@
+"""Driving whole games through the fake Discord, as the players would."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tests.fakediscord import FakeDiscord, Member, Message, TextChannel
+
+MENTION = re.compile(r"<@(\d+)>, it is your turn")
+WAIT = 10.0
+
+
+def is_table(message: Message) -> bool:
+    return any(b.custom_id.startswith("lama:v1:hand:") for b in message.buttons)
+
+
+def is_final(message: Message) -> bool:
+    return any(b.custom_id.startswith("lama:v1:rematch:") for b in message.buttons)
+
+
+def action_buttons(message: Message) -> list[str]:
+    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v1:act:")]
+
+
+@dataclass
+class Turn:
+    table: Message | None
+    stamp: tuple[int, int]
+    user_id: int | None
+    final: Message | None = None
+
+
+def current(channel: TextChannel) -> Turn | None:
+    """The table's current state as the channel shows it (or the final standings)."""
+    messages = channel.messages
+    final = next((m for m in reversed(messages) if is_final(m)), None)
+    if final is not None:
+        return Turn(None, (final.id, final.edits), None, final)
+    table = next((m for m in reversed(messages) if is_table(m)), None)
+    if table is None:
+        return None
+    match = MENTION.search(table.content or "")
+    return Turn(table, (table.id, table.edits), int(match[1]) if match else None)
+
+
+Chooser = Callable[[Member, Message], tuple[str, str | None]]
+
+
+def first_button(member: Member, hand: Message) -> tuple[str, str | None]:
+    """Pick the first action: a select's first option if any, else the first button."""
+    if hand.selects:
+        select = hand.selects[0]
+        return select.custom_id, select.options[0].value
+    return action_buttons(hand)[0], None
+
+
+async def play_out(
+    fake: FakeDiscord,
+    channel: TextChannel,
+    members: dict[int, Member],
+    choose: Chooser = first_button,
+    max_steps: int = 3000,
+) -> Message:
+    """Humans open My hand when pinged and click until the game ends; returns the standings."""
+    seen: list[tuple[int, int]] = []
+
+    def changed() -> Turn | None:
+        turn = current(channel)
+        return turn if turn is not None and (not seen or turn.stamp != seen[-1]) else None
+
+    for _ in range(max_steps):
+        turn = await fake.notifier.wait_for(changed, WAIT, "the table to change")
+        if turn.final is not None:
+            return turn.final
+        seen.append(turn.stamp)
+        if turn.user_id is None or turn.table is None:
+            continue  # an AI is thinking: wait for the next state
+        member = members[turn.user_id]
+        reply = await member.click(turn.table, "My hand")
+        hand = reply.message
+        assert hand is not None and hand.ephemeral
+        while action_buttons(hand) or hand.selects:
+            custom_id, value = choose(member, hand)
+            if value is None:
+                result = await member.click(hand, custom_id)
+            else:
+                result = await member.select(hand, value, custom_id=custom_id)
+            assert result.type == 7, "a hand's action is answered by editing the hand"
+            assert result.message is not None
+            hand = result.message
+    raise AssertionError("the game did not end")

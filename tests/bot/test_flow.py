@@ -1,0 +1,84 @@
+"""Around the games: command sync, rematch, AI-only tables, rules, stats, intents, selects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot import create_bot
+from bot.client import intents
+from tests.bot.conftest import World, make_settings
+from tests.bot.helpers import current, play_out
+from tests.fakediscord import FakeDiscord, Member, Message
+
+
+async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    async with FakeDiscord() as fake:
+        fake.add_guild("Lama Club")
+        async with fake.run(create_bot(settings)):
+            assert fake.command_syncs == 1
+            names = {c["name"] for c in fake.global_commands}
+            assert names == {"lama"}
+            subs = {o["name"] for o in fake.global_commands[0]["options"]}
+            assert subs == {"start", "hand", "stop", "rules", "leaderboard", "stats"}
+        async with fake.run(create_bot(settings), sync=False):
+            assert fake.command_syncs == 1, "same definition: no second sync"
+        dev = make_settings(tmp_path, lama_dev_guild=fake.guilds[0].id)
+        async with fake.run(create_bot(dev)):
+            assert fake.command_syncs == 2
+            assert fake.guild_commands[fake.guilds[0].id]
+
+
+def test_no_privileged_intents() -> None:
+    value = intents()
+    assert not value.members and not value.presences and not value.message_content
+    assert value.guilds
+
+
+async def test_ai_only_game_watched_by_its_host_then_rematch(world: World) -> None:
+    lobby = (await world.ana.slash(world.table, "lama start", variant="classic", target=8)).message
+    assert lobby is not None
+    await world.ana.click(lobby, "Add AI")
+    await world.ana.click(lobby, "Add AI")
+    await world.ana.click(lobby, "Leave")
+    await world.ana.click(lobby, "Start")
+    final = await play_out(world.fake, world.table, world.members)
+    assert "AI 1" in final.text and "AI 2" in final.text
+    rematch = await world.ben.click(final, "Rematch")
+    new_lobby = rematch.message
+    assert new_lobby is not None and not rematch.ephemeral
+    assert "AI 1" in new_lobby.text and "AI 2" in new_lobby.text
+    refused = await world.ana.click(new_lobby, "Start")
+    assert refused.ephemeral and "Only the host" in refused.message.text, "ben hosts the rematch"
+    again = await world.cleo.click(final, "Rematch")
+    assert again.ephemeral and "already running" in again.message.text
+
+
+def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
+    for select in hand.selects:
+        if ":gift" in select.custom_id:
+            return select.custom_id, select.options[-1].value
+    buttons = [b.custom_id for b in hand.buttons if b.custom_id.startswith("lama:v1:act:")]
+    plays = [b for b in buttons if ":play " in b]
+    return (plays or buttons)[0], None
+
+
+async def test_kadabra_gift_select(world: World) -> None:
+    lobby = (await world.ana.slash(world.table, "lama start", variant="kadabra", target=15)).message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
+    await play_out(world.fake, world.table, world.members, choose=gift_first)
+    picks = [i for i in world.fake.interactions.values()
+             if i.data and ":gift" in str(i.data.get("custom_id", ""))]
+    assert picks, "a 1 was played through the recipient select"
+    assert "gave" in "\n".join(e for e in map(str, world.fake.entries) if "gave" in e)
+
+
+async def test_rules_and_stats(world: World) -> None:
+    rules = await world.ben.slash(world.table, "lama rules", variant="dice")
+    assert rules.ephemeral and "roll the three dice" in rules.message.text
+    stats = await world.ben.slash(world.table, "lama stats", user=world.ana)
+    assert stats.ephemeral and "ana" in stats.message.text
+    assert "No finished games" in stats.message.text
+    assert current(world.table) is None

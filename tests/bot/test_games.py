@@ -1,0 +1,75 @@
+"""Whole games of every rule set through the fake Discord: humans click, AIs act, all stored."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.bot.conftest import World
+from tests.bot.helpers import play_out
+from tests.bot.leaks import check_no_leaks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GAMES = [
+    ("classic", {"target": 12}),
+    ("kadabra", {"target": 12}),
+    ("dice", {"target": 12}),
+    ("tutorial", {"rounds": 2}),
+]
+
+
+def replay(record: dict, tmp_path: Path) -> dict:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "replay", str(path)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(("variant", "options"), GAMES)
+async def test_whole_game(world: World, tmp_path: Path, variant: str, options: dict) -> None:
+    reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)
+    lobby = reply.message
+    assert lobby is not None and not reply.ephemeral
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Add AI")
+    assert "AI 1" in lobby.text and "ben" in lobby.text
+    await world.ana.click(lobby, "Start")
+    assert not lobby.buttons, "the lobby closes when the game starts"
+
+    final = await play_out(world.fake, world.table, world.members)
+    rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v1:rematch:"))
+    game_id = rematch.custom_id.rsplit(":", 1)[1]
+    stored = await world.bot.store.game(world.guild.id, game_id)
+    assert stored is not None and stored["status"] == "finished"
+    assert [s["name"] for s in stored["seats"]] == ["ana", "ben", "AI 1"]
+
+    summary = replay(stored["record"], tmp_path)
+    assert summary["finished"] and summary["error"] is None
+    for player in summary["players"]:
+        assert f"**{player['name']}**" in final.text
+        assert f"{player['score']} point" in final.text.split(f"**{player['name']}**")[1]
+    assert final.embeds[-1].fields[0].value == ", ".join(summary["winners"])
+
+    users = [world.ana.id, world.ben.id, None]
+    shown = check_no_leaks(world.fake, stored["record"], users, public_tiles=variant == "dice")
+    assert shown > 0
+
+    board = await world.ben.slash(world.table, "lama leaderboard")
+    assert board.message is not None and not board.ephemeral
+    text = board.message.text
+    assert "ana" in text and "ben" in text and "AI 1" not in text
+    winners = [p["name"] for p in summary["players"] if p["name"] in summary["winners"]]
+    human_winners = [w for w in winners if w in ("ana", "ben")]
+    if len(human_winners) == 1:
+        assert text.index(human_winners[0]) < text.index(
+            "ben" if human_winners[0] == "ana" else "ana"
+        ), "the human winner ranks first"

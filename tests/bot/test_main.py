@@ -1,0 +1,76 @@
+"""``python -m bot``: one clear line and a non-zero exit when the token is missing or refused."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from bot.settings import Settings
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("LAMA_") and k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    env["LAMA_DB"] = str(tmp_path / "lama.db")
+    env.update(extra)
+    return env
+
+
+async def run_bot(tmp_path: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    keys = {line.split("=", 1)[0] for line in text.splitlines() if line and line[0] != "#"}
+    assert keys == {name.upper() for name in Settings.model_fields}
+
+
+async def test_without_token(tmp_path: Path) -> None:
+    shutil.copy(ROOT / ".env.example", tmp_path / ".env")  # the example as is: no token yet
+    code, out, err = await run_bot(tmp_path, bot_env(tmp_path))
+    assert code != 0
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert "Traceback" not in err
+
+
+async def test_bad_setting_is_one_line(tmp_path: Path) -> None:
+    env = bot_env(tmp_path, DISCORD_TOKEN="x", LAMA_LOG_LEVEL="loud")
+    code, _, err = await run_bot(tmp_path, env)
+    assert code != 0 and len(err.strip().splitlines()) == 1 and "LAMA_LOG_LEVEL" in err
+
+
+async def test_token_from_dotenv_file_is_read(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        (tmp_path / ".env").write_text("DISCORD_TOKEN=not-the-right-one\n", encoding="utf-8")
+        env = bot_env(tmp_path, LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}")
+        code, _, err = await run_bot(tmp_path, env)
+    assert code != 0
+    assert err.strip().splitlines()[-1].startswith("Discord refused DISCORD_TOKEN"), err
+    assert "Traceback" not in err
+
+
+async def test_refused_token(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        env = bot_env(tmp_path, DISCORD_TOKEN="wrong", LAMA_LOG_LEVEL="WARNING",
+                      LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}")
+        code, out, err = await run_bot(tmp_path, env)
+        assert fake.logins == 0
+    assert code != 0 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "refused DISCORD_TOKEN" in lines[0], err

@@ -1,0 +1,110 @@
+"""Refusals: a short ephemeral answer, and nothing changes."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import World
+from tests.bot.helpers import action_buttons, current
+from tests.fakediscord import Message
+
+
+async def start_game(world: World, variant: str = "classic") -> Message:
+    reply = await world.ana.slash(world.table, "lama start", variant=variant, target=30)
+    lobby = reply.message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
+    turn = await world.fake.notifier.wait_for(
+        lambda: current(world.table), 5, "the table"
+    )
+    assert turn.table is not None and turn.user_id == world.ana.id
+    return turn.table
+
+
+async def test_lobby_refusals(world: World) -> None:
+    reply = await world.ana.slash(world.table, "lama start")
+    lobby = reply.message
+    assert lobby is not None
+    start = await world.ben.click(lobby, "Start")  # ben is not the host
+    assert start.ephemeral and "Only the host" in start.message.text
+    alone = await world.ana.click(lobby, "Start")
+    assert alone.ephemeral and "2 to 6 players" in alone.message.text
+    leave = await world.cleo.click(lobby, "Leave")
+    assert leave.ephemeral and "not seated" in leave.message.text
+    await world.ben.click(lobby, "Join")
+    again = await world.ben.click(lobby, "Join")
+    assert again.ephemeral and "already seated" in again.message.text
+    second = await world.cleo.slash(world.table, "lama start", variant="dice")
+    assert second.ephemeral and "already running" in second.message.text
+    cancel = await world.ben.click(lobby, "Cancel")
+    assert cancel.ephemeral and "Only the host" in cancel.message.text
+    assert "ben" in lobby.text and lobby.buttons, "refusals changed nothing"
+    await world.ana.click(lobby, "Cancel")
+    assert not lobby.buttons and "Cancelled" in lobby.text
+    fresh = await world.cleo.slash(world.table, "lama start", variant="dice")
+    assert not fresh.ephemeral, "after a cancel the channel is free again"
+
+
+async def test_table_refusals(world: World) -> None:
+    table = await start_game(world)
+    stranger = await world.cleo.click(table, "My hand")
+    assert stranger.ephemeral and "not seated" in stranger.message.text
+    command = await world.cleo.slash(world.table, "lama hand")
+    assert command.ephemeral and "not seated" in command.message.text
+
+    waiting = (await world.ben.click(table, "My hand")).message
+    assert waiting is not None and "Waiting for ana" in waiting.text
+    assert not action_buttons(waiting), "no actions out of turn"
+
+    first = (await world.ana.click(table, "My hand")).message
+    second = (await world.ana.slash(world.table, "lama hand")).message
+    assert first is not None and second is not None
+    assert action_buttons(first) == action_buttons(second)
+    draw = next(c for c in action_buttons(first) if c.endswith(":draw"))
+    done = await world.ana.click(first, draw)
+    assert done.type == 7 and "Waiting for ben" in done.message.text
+    stale = await world.ana.click(second, draw)
+    assert stale.type == 7 and "out of date" in stale.message.text
+    assert not action_buttons(stale.message)
+    hand_sizes = [line for line in current(world.table).table.text.split("\n") if "**ana**" in line]
+    assert "7 cards" in hand_sizes[0], "the stale click drew nothing"
+
+
+async def test_stop_needs_host_or_moderator(world: World) -> None:
+    table = await start_game(world)
+    refused = await world.ben.slash(world.table, "lama stop")
+    assert refused.ephemeral and "host or a moderator" in refused.message.text
+    stopped = await world.mod.slash(world.table, "lama stop")
+    assert not stopped.ephemeral and "counts for nobody" in stopped.message.text
+    await world.fake.notifier.wait_for(
+        lambda: True if not table.buttons else None, 5, "the table to lose its buttons"
+    )
+    assert "counts for nobody" in table.text
+    late = await world.ana.slash(world.table, "lama hand")
+    assert late.ephemeral and "no L.A.M.A. game" in late.message.text
+    cursor = await world.bot.store.db.execute("SELECT status FROM games")  # type: ignore[attr-defined]
+    assert [row[0] for row in await cursor.fetchall()] == ["abandoned"]
+    board = await world.ana.slash(world.table, "lama leaderboard")
+    assert "No finished games" in board.message.text
+
+
+async def test_the_table_pings_only_the_player_to_act(world: World) -> None:
+    await start_game(world)
+    posts = [e["body"] for e in world.fake.entries
+             if e.get("kind") == "rest" and e.get("method") == "POST"
+             and e["path"].endswith("/messages") and "your turn" in str(e.get("body"))]
+    assert posts, "the table was posted with a mention"
+    allowed = posts[-1]["allowed_mentions"]
+    assert allowed["parse"] == [] and [int(u) for u in allowed["users"]] == [world.ana.id]
+    assert f"<@{world.ana.id}>" in posts[-1]["content"]
+
+
+async def test_host_stops_a_lobby(world: World) -> None:
+    lobby = (await world.ana.slash(world.table, "lama start", variant="tutorial")).message
+    assert lobby is not None and lobby.buttons
+    stopped = await world.ana.slash(world.table, "lama stop")
+    assert not stopped.ephemeral
+    await world.fake.notifier.wait_for(
+        lambda: True if not lobby.buttons else None, 5, "the lobby to close"
+    )
+    assert "counts for nobody" in lobby.text
+    assert await world.bot.store.sessions(world.guild.id) == []

@@ -1,0 +1,110 @@
+"""Sessions without Discord: locking, versions, saving every accepted action, restoring."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.errors import StaleButton
+from bot.sessions import Change, Session, Sessions, Status
+from bot.store import SqliteStore
+from game import EventKind, NotYourTurn, player_view, summary
+
+GUILD, CHANNEL = 1, 2
+ANA, BEN = 11, 12
+
+
+@pytest.fixture
+async def sessions(tmp_path: Path):
+    store = SqliteStore(str(tmp_path / "lama.db"))
+    await store.open()
+    manager = Sessions(store, ai_delay=0, seed="42")
+    yield manager
+    await manager.close()
+    await store.close()
+
+
+async def started(sessions: Sessions, variant: str = "kadabra") -> Session:
+    session = await sessions.open(GUILD, CHANNEL, (ANA, "ana"), variant, {"target": 20}, None)
+    await session.join(BEN, "ben")
+    await session.start(ANA)
+    return session
+
+
+async def test_two_clicks_at_once_apply_at_most_one(sessions: Sessions) -> None:
+    session = await started(sessions)
+    assert session.game is not None
+    version = session.version
+    legal = [str(a) for a in player_view(session.game, 0).legal]
+    results = await asyncio.gather(
+        session.act(ANA, version, legal[0]), session.act(ANA, version, legal[-1]),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, StaleButton) for r in results) == 1
+    assert len(session.game.history) == 1
+
+
+async def test_out_of_turn_and_not_seated(sessions: Sessions) -> None:
+    session = await started(sessions, "classic")
+    with pytest.raises(NotYourTurn):
+        await session.act(BEN, None, "draw")
+    assert session.game is not None and session.game.history == []
+
+
+async def test_every_action_is_saved_and_restores(sessions: Sessions) -> None:
+    session = await started(sessions)
+    assert session.game is not None
+    for _ in range(12):
+        seat = session.game.to_act
+        assert seat is not None
+        action = str(player_view(session.game, seat).legal[0])
+        await session.act([ANA, BEN][seat], session.version, action)
+        saved = await sessions.store.sessions(GUILD)
+        assert len(saved) == 1 and saved[0]["version"] == session.version
+        assert len(saved[0]["record"]["actions"]) == len(session.game.history)
+    data = json.loads(json.dumps((await sessions.store.sessions(GUILD))[0]))
+    restored = Session.restore(sessions, data)
+    assert restored.status is Status.PLAYING and restored.version == session.version
+    assert restored.game is not None
+    assert summary(restored.game) == summary(session.game)
+    # the restored game draws the same future from the seed
+    seat = session.game.to_act
+    assert seat is not None
+    action = player_view(session.game, seat).legal[-1]
+    assert restored.game.apply(seat, action) == session.game.apply(seat, action)
+
+
+async def test_an_ai_only_game_runs_to_the_end(sessions: Sessions) -> None:
+    published: list[Change] = []
+    over = asyncio.Event()
+
+    async def publisher(session: Session, changes: list[Change]) -> None:
+        published.extend(changes)
+        if any(e.kind is EventKind.GAME_OVER for c in changes for e in c.events):
+            over.set()
+
+    sessions.publisher = publisher
+    session = await sessions.open(GUILD, CHANNEL, (ANA, "ana"), "dice", {"target": 10}, None)
+    await session.add_ai()
+    await session.add_ai()
+    await session.leave(ANA)  # the host watches
+    await session.start(ANA)
+    await sessions.publish(session)
+    await asyncio.wait_for(over.wait(), 20)
+    assert session.status is Status.FINISHED and sessions.get(CHANNEL) is None
+    assert session.game is not None
+    assert len(published) == len(session.game.history) + 1, "the opening, then every action"
+    assert await sessions.store.standings(GUILD) == [], "AI seats count for nobody"
+    stored = await sessions.store.game(GUILD, session.game_id)
+    assert stored is not None and stored["status"] == "finished"
+
+
+def test_ai_seats_use_the_engines_heuristic_player() -> None:
+    from bot.ai_runner import RandomLegal, make_player
+
+    player = make_player("7:1")
+    assert not isinstance(player, RandomLegal)
+    assert type(player).__module__ == "game.ai.heuristic"
