@@ -1,0 +1,93 @@
+"""Start-up after a restart or a crash: every stored lobby and game is served again.
+
+The store holds each session as it was after its last accepted action
+(saved before the player saw the result), so rebuilding from it loses
+nothing a player was shown. :func:`restore_sessions` runs before the gateway
+connects, so no click can arrive for a channel the bot has not taken back
+yet; :func:`resume` then refreshes each table (through the cogs' refresher)
+and lets the AIs whose turn it is play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.sessions import Session, Sessions, Status
+from game import Event, Game, from_dict, to_dict, visible_to
+
+log = logging.getLogger(__name__)
+
+Refresher = Callable[[Session], Awaitable[None]]
+
+PARALLEL_REFRESHES = 8
+
+
+async def restore_sessions(sessions: Sessions) -> list[Session]:
+    """Rebuild every stored session (every guild) and serve it; a broken one is logged, kept."""
+    restored: list[Session] = []
+    for data in await sessions.store.running_sessions():
+        where = f"guild {data.get('guild_id')} channel {data.get('channel_id')}"
+        try:
+            session = Session.restore(sessions, data)
+        except Exception:
+            # keep the row (nothing is deleted on a hunch); the channel is free meanwhile
+            log.exception("could not restore the session of %s; its row is kept", where)
+            continue
+        if session.status not in (Status.LOBBY, Status.PLAYING):
+            log.warning("stored session of %s is %s; not serving it", where, session.status.value)
+            continue
+        # the table on screen already mentions whoever is to act: refresh it in place
+        session.pinged = session.user_to_act()
+        sessions.adopt(session)
+        restored.append(session)
+    if restored:
+        log.info("restored %d sessions", len(restored))
+    return restored
+
+
+async def resume(sessions: Sessions, restored: list[Session], refresh: Refresher) -> None:
+    """Refresh each restored session's message, then wake its AIs (a few channels at a time)."""
+    gate = asyncio.Semaphore(PARALLEL_REFRESHES)
+
+    async def one(session: Session) -> None:
+        async with gate:
+            if sessions.get(session.channel_id) is not session:
+                return  # stopped or finished meanwhile
+            try:
+                await refresh(session)
+            except Exception:
+                log.exception("could not refresh channel %s after restart", session.channel_id)
+            sessions.ai.wake(session)
+
+    await asyncio.gather(*(one(s) for s in restored))
+
+
+def public_history(session: Session) -> list[Event]:
+    """The public events of the game so far (the table's recent lines), rebuilt by replay."""
+    if session.game is None:
+        return []
+    record = from_dict(to_dict(session.game))
+    game = Game(record.variant, record.players, record.options, seed=session.seed,
+                chance=record.rounds)
+    events = list(game.opening_events)
+    for seat, action in record.actions:
+        events.extend(game.apply(seat, action))
+    return visible_to(events, None)
+
+
+async def remember_messages(session: Session) -> None:
+    """Save the session again after a new table or lobby message was posted.
+
+    Takes the session's lock, inside the publish lock: nothing may publish while holding
+    the session's lock.
+    """
+    async with session.lock:
+        if session.sessions.get(session.channel_id) is not session:
+            return
+        if session.status not in (Status.LOBBY, Status.PLAYING):
+            return
+        await session.sessions.store.save_session(
+            session.guild_id, session.channel_id, session.snapshot()
+        )

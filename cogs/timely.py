@@ -1,0 +1,51 @@
+"""Answering interactions within Discord's 3 seconds, whatever the store or Discord is doing.
+
+:func:`in_time` runs the work (an action: engine, then the store) and, if it is
+not done after :data:`DEFER_AFTER` seconds, acknowledges the click with a
+deferred update so the user never sees "This interaction failed"; the work
+goes on and :func:`update_message` then edits the clicked message through the
+interaction's webhook instead of the initial response. The work is shielded:
+an accepted action is never cut in half because its answer was late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``await work``, deferring the interaction's answer if the work is slow."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+    return await asyncio.shield(task)
+
+
+async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the clicked message: as the answer, or (after a defer) through the webhook.
+
+    A late edit can meet an expired token (15 minutes) or a deleted message: that is
+    logged, the game itself is already saved and goes on.
+    """
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(**kwargs)
+        return
+    try:
+        await interaction.edit_original_response(**kwargs)
+    except discord.HTTPException:
+        log.warning("could not edit the answer of interaction %s", interaction.id, exc_info=True)

@@ -1,0 +1,164 @@
+"""Slow stores, simultaneous clicks and Discord faults lose no action and no game."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cogs.timely
+from tests.bot.conftest import World
+from tests.bot.helpers import WAIT, action_buttons, current, play_out
+from tests.bot.test_restart import stored_actions, take_turn
+from tests.fakediscord import Message
+
+
+async def start(world: World, *, ai: bool = False, variant: str = "classic") -> Message:
+    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=20)).message
+    assert lobby is not None
+    if ai:
+        await world.ana.click(lobby, "Add AI")
+    else:
+        await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(world.table)) and t.user_id == world.ana.id else None,
+        WAIT, "ana's turn",
+    )
+    assert turn.table is not None
+    return turn.table
+
+
+def db_of(world: World) -> Path:
+    return Path(world.bot.settings.lama_db)
+
+
+def finished_games(world: World) -> list[tuple[str, int]]:
+    with sqlite3.connect(db_of(world)) as conn:
+        return conn.execute("SELECT status, length(record) > 0 FROM games").fetchall()
+
+
+class GatedSaves:
+    """The store's save_session blocks until the test opens the gate (a stuck disk)."""
+
+    def __init__(self, world: World) -> None:
+        self.original: Callable[..., Awaitable[None]] = world.bot.store.save_session
+        self.gate = asyncio.Event()
+        self.waiting = 0
+        world.bot.store.save_session = self.save  # type: ignore[method-assign]
+
+    async def save(self, *args: Any) -> None:
+        self.waiting += 1
+        await self.gate.wait()
+        await self.original(*args)
+
+
+async def test_two_clicks_of_one_button_at_once_apply_once(world: World) -> None:
+    table = await start(world)
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None
+    draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
+    before = len(stored_actions(db_of(world)))
+    results = await asyncio.gather(world.ana.click(hand, draw), world.ana.click(hand, draw))
+    assert all(r.type == 7 for r in results), "both clicks are answered"
+    assert len(stored_actions(db_of(world))) == before + 1, "the card was drawn once"
+    assert "out of date" in results[0].message.text + results[1].message.text  # type: ignore[union-attr]
+
+
+async def test_two_players_clicking_at_once_apply_only_the_legal_move(world: World) -> None:
+    table = await start(world)
+    await take_turn(world.fake, world.table, world.members)  # ana moves
+    turn = current(world.table)
+    assert turn is not None and turn.user_id == world.ben.id and turn.table is not None
+    ben_hand = (await world.ben.click(turn.table, "My hand")).message
+    await take_turn(world.fake, world.table, world.members)  # ben moves: ana is to act
+    turn = current(world.table)
+    assert turn is not None and turn.user_id == world.ana.id and turn.table is not None
+    ana_hand = (await world.ana.click(turn.table, "My hand")).message
+    assert ben_hand is not None and ana_hand is not None and table is not None
+    before = stored_actions(db_of(world))
+    ana_click, ben_click = await asyncio.gather(
+        world.ana.click(ana_hand, action_buttons(ana_hand)[0]),
+        world.ben.click(ben_hand, action_buttons(ben_hand)[0]),
+    )
+    after = stored_actions(db_of(world))
+    assert after[: len(before)] == before and len(after) == len(before) + 1
+    assert after[-1]["player"] == "ana", "only ana's move was applied"
+    assert "out of date" in ben_click.message.text  # type: ignore[union-attr]
+    assert ana_click.type == 7 and "out of date" not in ana_click.message.text  # type: ignore[union-attr]
+
+
+async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cogs.timely.DEFER_AFTER < 3, "Discord's limit for the first answer"
+    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
+    table = await start(world)
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None
+    draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
+    before = len(stored_actions(db_of(world)))
+    saves = GatedSaves(world)
+    reply = await world.ana.click(hand, draw)  # returns once answered: the store still blocks
+    assert reply.type == 6, "deferred while the store is stuck"
+    assert saves.waiting == 1 and len(stored_actions(db_of(world))) == before
+    saves.gate.set()
+    edited = await reply.wait_for(lambda m: "Waiting for ben" in m.text)
+    assert edited is hand and not action_buttons(hand)
+    assert len(stored_actions(db_of(world))) == before + 1
+    await play_out(world.fake, world.table, world.members)
+
+
+async def test_an_expired_token_never_stops_the_game(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
+    table = await start(world, ai=True)
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None
+    saves = GatedSaves(world)
+    reply = await world.ana.click(hand, action_buttons(hand)[0])
+    assert reply.type == 6
+    world.fake.clock.advance(901)  # the click's token expires while the store is stuck
+    seen = current(world.table)
+    assert seen is not None
+    saves.gate.set()
+    await world.fake.notifier.wait_for(
+        lambda: True if (t := current(world.table)) and t.stamp != seen.stamp else None,
+        WAIT, "the table to show the move (and the AI's answer)",
+    )
+    final = await play_out(world.fake, world.table, world.members)
+    assert "AI 1" in final.text and finished_games(world) == [("finished", 1)]
+    expired = [r for r in world.fake.refusals if r.status == 401]
+    assert len(expired) == 1 and "/webhooks/" in expired[0].path, world.fake.refusals
+    world.fake.refusals.remove(expired[0])
+
+
+async def test_a_dropped_gateway_loses_no_game(world: World) -> None:
+    await start(world)
+    for _ in range(3):
+        await take_turn(world.fake, world.table, world.members)
+    kept = stored_actions(db_of(world))
+    await world.fake.drop_gateway()
+    assert world.fake.gateway.resumes >= 1
+    assert stored_actions(db_of(world)) == kept
+    await play_out(world.fake, world.table, world.members)
+    assert finished_games(world) == [("finished", 1)]
+
+
+@pytest.mark.parametrize("fault", ["429", "500"])
+async def test_a_failed_table_edit_loses_nothing_and_the_table_catches_up(
+    world: World, fault: str
+) -> None:
+    await start(world, ai=True)
+    path = "/channels/*/messages/*"
+    injected = (world.fake.rate_limit("PATCH", path, retry_after=0.05) if fault == "429"
+                else world.fake.fail("PATCH", path, status=500))
+    await take_turn(world.fake, world.table, world.members)  # the table is edited: AI to act
+    final = await play_out(world.fake, world.table, world.members)
+    assert injected.hits == 1, "the edit met the fault"
+    assert "AI 1" in final.text and finished_games(world) == [("finished", 1)]
