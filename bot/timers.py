@@ -1,0 +1,304 @@
+"""Nobody can freeze a game: turn timers, lobby expiry and idle abandonment.
+
+Each session carries a :class:`TimerState` (saved in its snapshot, so deadlines
+survive a restart). :meth:`Watchdog.observe` updates it on every change of the
+session, before the session is saved; :meth:`Watchdog.arm` runs one task per
+session that sleeps (on the injectable :class:`~bot.clock.Clock`) until the next
+deadline and then fires it:
+
+- lobby: a lobby nobody started expires ``LOBBY_TTL`` after it opened;
+- remind: half-way through a human's turn, one public ping for that player;
+- turn: at the deadline the rule set's default action (bot/defaults.py); a seat
+  that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
+- idle: a game without a human action for ``IDLE_TTL`` is abandoned.
+
+The Discord side (messages) is the :class:`Announcer`, set by the liveness cog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot import takeover
+from bot.clock import Clock
+from bot.errors import BotError
+from bot.i18n import N_
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.sessions import Session, Sessions
+    from game import Event
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TURN_TIMEOUT = 120
+MIN_TURN_TIMEOUT = 30
+MAX_TURN_TIMEOUT = 3600
+LOBBY_TTL = 10 * 60.0
+IDLE_TTL = 30 * 60.0
+HAND_OVER_AFTER = 2  # timeouts in a row before an AI takes the seat
+TURN_TIMEOUT_SETTING = "turn_timeout"
+
+
+def valid_turn_timeout(seconds: int) -> bool:
+    """0 (no turn timer) or MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT seconds."""
+    return seconds == 0 or MIN_TURN_TIMEOUT <= seconds <= MAX_TURN_TIMEOUT
+
+
+def require_turn_timeout(seconds: int) -> int:
+    """``seconds`` if valid, else a clear refusal (nothing is changed)."""
+    if not valid_turn_timeout(seconds):
+        raise BotError(N_("A turn timeout is 0 (no timer) or {low} to {high} seconds."),
+                       low=MIN_TURN_TIMEOUT, high=MAX_TURN_TIMEOUT)
+    return seconds
+
+
+async def server_turn_timeout(store: Store, guild_id: int) -> int:
+    """The server's turn timeout (``/lama config turn_timeout``), or the default."""
+    value = await store.guild_setting(guild_id, TURN_TIMEOUT_SETTING)
+    try:
+        seconds = int(value) if value is not None else DEFAULT_TURN_TIMEOUT
+    except ValueError:
+        return DEFAULT_TURN_TIMEOUT
+    return seconds if valid_turn_timeout(seconds) else DEFAULT_TURN_TIMEOUT
+
+
+@dataclass
+class TimerState:
+    """A session's timers; plain data so the snapshot can hold it."""
+
+    turn_timeout: int = DEFAULT_TURN_TIMEOUT  # seconds; 0: no turn timer
+    opened_at: float | None = None
+    last_human_at: float | None = None
+    turn_seat: int | None = None  # the human whose turn is being timed
+    turn_key: int | None = None  # len(game.history) when that turn began
+    turn_started: float | None = None
+    reminded: bool = False
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
+    seen: int | None = None  # actions already looked at (None: all of them, after a restore)
+    defaulting: bool = False  # the watchdog is acting for a player (not saved)
+
+    @property
+    def reminder_at(self) -> float | None:
+        if self.turn_started is None or self.turn_seat is None:
+            return None
+        return self.turn_started + self.turn_timeout / 2
+
+    @property
+    def deadline(self) -> float | None:
+        if self.turn_started is None or self.turn_seat is None:
+            return None
+        return self.turn_started + self.turn_timeout
+
+    def clear_turn(self) -> None:
+        self.turn_seat = self.turn_key = self.turn_started = None
+        self.reminded = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn_timeout": self.turn_timeout,
+            "opened_at": self.opened_at,
+            "last_human_at": self.last_human_at,
+            "turn_seat": self.turn_seat,
+            "turn_key": self.turn_key,
+            "turn_started": self.turn_started,
+            "reminded": self.reminded,
+            "timeouts": {str(k): v for k, v in self.timeouts.items()},
+            "seen": self.seen,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TimerState:
+        """The saved state (``None``, from a snapshot older than timers: fresh timers)."""
+        if not data:
+            return cls()
+        return cls(
+            turn_timeout=int(data.get("turn_timeout", DEFAULT_TURN_TIMEOUT)),
+            opened_at=data.get("opened_at"),
+            last_human_at=data.get("last_human_at"),
+            turn_seat=data.get("turn_seat"),
+            turn_key=data.get("turn_key"),
+            turn_started=data.get("turn_started"),
+            reminded=bool(data.get("reminded", False)),
+            timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
+            seen=data.get("seen"),
+        )
+
+
+class Announcer(Protocol):
+    """The public messages of the watchdog (implemented by the liveness cog)."""
+
+    async def remind(self, session: Session, seat: int, seconds_left: int) -> None: ...
+
+    async def timed_out(
+        self, session: Session, seat: int, events: list[Event], handed_over: bool
+    ) -> None: ...
+
+    async def lobby_expired(self, session: Session) -> None: ...
+
+    async def abandoned_idle(self, session: Session) -> None: ...
+
+
+@dataclass
+class _Watch:
+    task: asyncio.Task[None]
+    due: tuple[float, str] | None  # what the task sleeps for
+    waiting: bool = True  # False while firing: then it must not be cancelled
+
+
+class Watchdog:
+    """One timer task per session: sleeps until the next deadline, then fires it."""
+
+    def __init__(self, sessions: Sessions, clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.announcer: Announcer | None = None
+        self._watches: dict[int, _Watch] = {}
+
+    async def configure(self, session: Session, seconds: int | None) -> None:
+        """A new lobby's turn timer: ``seconds`` (from /lama start) or the server's setting."""
+        if seconds is None:
+            seconds = await server_turn_timeout(self.sessions.store, session.guild_id)
+        async with session.lock:
+            session.timers.turn_timeout = require_turn_timeout(seconds)
+            await self.sessions.store.save_session(
+                session.guild_id, session.channel_id, session.snapshot()
+            )
+
+    # ---- bookkeeping (synchronous: called inside the session's lock) -------
+    def observe(self, session: Session) -> None:
+        """Bring ``session.timers`` up to date after a change; then (re)arm the task."""
+        from bot.sessions import Status
+
+        state, now = session.timers, self.clock.now()
+        if state.opened_at is None:
+            state.opened_at = now
+        game = session.game
+        if session.status is Status.PLAYING and game is not None:
+            history = game.history
+            if state.seen is None:
+                state.seen = len(history)
+            for seat, _action in history[state.seen:]:
+                if not state.defaulting and not session.seats[seat].is_ai:
+                    state.timeouts[seat] = 0
+                    state.last_human_at = now
+            state.seen = len(history)
+            if state.last_human_at is None:
+                state.last_human_at = now
+            seat = game.to_act
+            if seat is None or session.seats[seat].is_ai or state.turn_timeout <= 0:
+                state.clear_turn()
+            elif (seat, len(history)) != (state.turn_seat, state.turn_key):
+                state.turn_seat, state.turn_key = seat, len(history)
+                state.turn_started, state.reminded = now, False
+        self.arm(session)
+
+    def next_due(self, session: Session) -> tuple[float, str] | None:
+        """The next deadline of ``session`` and what it is, or None."""
+        from bot.sessions import Status
+
+        state = session.timers
+        due: list[tuple[float, str]] = []
+        if session.status is Status.LOBBY and state.opened_at is not None:
+            due.append((state.opened_at + LOBBY_TTL, "lobby"))
+        elif session.status is Status.PLAYING:
+            if state.last_human_at is not None:
+                due.append((state.last_human_at + IDLE_TTL, "idle"))
+            if state.deadline is not None:
+                due.append((state.deadline, "turn"))
+                if not state.reminded and state.reminder_at is not None:
+                    due.append((state.reminder_at, "remind"))
+        return min(due) if due else None
+
+    def arm(self, session: Session) -> None:
+        """Start (or restart) the session's timer task unless it is firing right now."""
+        if self.sessions.get(session.channel_id) is not session:
+            return
+        due = self.next_due(session)
+        watch = self._watches.get(session.channel_id)
+        if watch is not None and not watch.task.done():
+            if not watch.waiting:
+                return  # it recomputes its next deadline when the firing is over
+            if watch.due == due:
+                return  # already sleeping until exactly that
+            watch.task.cancel()
+        if due is None:
+            self._watches.pop(session.channel_id, None)
+            return
+        task = asyncio.create_task(self._run(session), name=f"lama-timer-{session.channel_id}")
+        self._watches[session.channel_id] = _Watch(task, due)
+
+    def cancel(self, channel_id: int) -> None:
+        watch = self._watches.pop(channel_id, None)
+        if watch is not None and watch.task is not asyncio.current_task():
+            watch.task.cancel()
+
+    async def close(self) -> None:
+        tasks = [w.task for w in self._watches.values()]
+        self._watches.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the task --------------------------------------------------------
+    async def _run(self, session: Session) -> None:
+        watch = self._watches.get(session.channel_id)
+        try:
+            while (due := self.next_due(session)) is not None:
+                when, kind = due
+                if watch is not None:
+                    watch.due = due
+                await self.clock.sleep_until(when)
+                watch = self._watches.get(session.channel_id)
+                if watch is None or watch.task is not asyncio.current_task():
+                    return
+                watch.waiting = False
+                await self._fire(session, kind)
+                watch.waiting = True
+                if self.sessions.get(session.channel_id) is not session:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("timer of channel %s failed", session.channel_id)
+        finally:
+            current = self._watches.get(session.channel_id)
+            if current is not None and current.task is asyncio.current_task():
+                del self._watches[session.channel_id]
+
+    async def _fire(self, session: Session, kind: str) -> None:
+        now, announcer = self.clock.now(), self.announcer
+        if kind == "lobby":
+            if await takeover.expire_lobby(session) and announcer is not None:
+                await announcer.lobby_expired(session)
+        elif kind == "idle":
+            last = session.timers.last_human_at
+            if last is not None and now >= last + IDLE_TTL and await takeover.abandon(session):
+                log.info("channel %s: no human action for %ss; abandoned",
+                         session.channel_id, IDLE_TTL)
+                if announcer is not None:
+                    await announcer.abandoned_idle(session)
+        elif kind == "remind":
+            seat, deadline = session.timers.turn_seat, session.timers.deadline
+            reminded = await takeover.mark_reminded(session)
+            late = deadline is None or now >= deadline  # e.g. after a restart: default next
+            if reminded and seat is not None and not late and announcer is not None:
+                await announcer.remind(session, seat, round((deadline or now) - now))
+        elif kind == "turn":
+            await self._time_out(session)
+
+    async def _time_out(self, session: Session) -> None:
+        state = session.timers
+        seat, key = state.turn_seat, state.turn_key
+        if seat is None or key is None:
+            return
+        outcome = await takeover.apply_default(session, seat, key, HAND_OVER_AFTER)
+        if outcome is None:
+            return
+        events, handed_over = outcome
+        if self.announcer is not None:
+            await self.announcer.timed_out(session, seat, events, handed_over)
+        await self.sessions.publish(session)

@@ -1,0 +1,170 @@
+"""Keeping games alive: the watchdog's public messages, ``/lama leave``, lost channels.
+
+The timers themselves are in bot/timers.py; this cog says what they did.
+A channel that was deleted, or where the bot may no longer post (403
+50001/50013, 404 10003), ends its game as abandoned (recorded, counts for
+nobody) so the channel is free for a new ``/lama start``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import takeover
+from bot.sessions import Session, Status
+from bot.timers import IDLE_TTL, LOBBY_TTL
+from cogs.cards import event_text
+from cogs.common import place, public_tr
+from cogs.lobby import lobby_payload
+from game import Event, visible_to
+
+if TYPE_CHECKING:
+    from bot.client import LamaBot
+
+log = logging.getLogger(__name__)
+
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+UNKNOWN_CHANNEL = 10003
+
+
+def channel_gone(error: BaseException) -> bool:
+    """Discord says the bot can no longer use the channel (deleted, or no permission)."""
+    if isinstance(error, discord.Forbidden):
+        return error.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+
+
+async def lose_channel(
+    bot: commands.Bot, session: Session, error: BaseException | None = None
+) -> None:
+    """The channel cannot be used any more: end its lobby or game (recorded as abandoned).
+
+    Dispatches ``lama_channel_lost(session)`` once it is recorded (for tests, metrics).
+    """
+    if await takeover.abandon(session):
+        log.warning("channel %s lost (%s): session abandoned", session.channel_id,
+                    error or "deleted")
+        bot.dispatch("lama_channel_lost", session)
+
+
+def _ping(user_id: int) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(user_id)])
+
+
+class Liveness(commands.Cog):
+    """Nobody can freeze a game: reminders, defaults, expiry, leaving, lost channels."""
+
+    def __init__(self, bot: LamaBot) -> None:
+        self.bot = bot
+        self._command = app_commands.Command(
+            name="leave", description="Leave this channel's lobby, or let an AI finish your game",
+            callback=self.leave,
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.lama.add_command(self._command)
+        self.bot.sessions.timers.announcer = self
+
+    async def cog_unload(self) -> None:
+        self.bot.lama.remove_command(self._command.name)
+        self.bot.sessions.timers.announcer = None
+
+    # ---- /lama leave -----------------------------------------------------
+    async def leave(self, interaction: discord.Interaction) -> None:
+        _, channel_id = place(interaction)
+        session = self.bot.sessions.require(channel_id)
+        tr = public_tr(session)
+        user = interaction.user
+        if session.status is Status.LOBBY:
+            await session.leave(user.id)
+            await interaction.response.send_message(tr("{name} left the lobby.",
+                                                       name=user.display_name))
+            await self._edit_lobby(session, None)
+            return
+        seat = await takeover.hand_to_ai(session, user.id)
+        await interaction.response.send_message(tr(
+            "{name} left the game: an AI plays their seat now. {cmd_hand} takes it back.",
+            name=session.seats[seat].name))
+        await self.bot.sessions.publish(session)
+
+    # ---- the watchdog's messages (bot.timers.Announcer) ------------------
+    async def remind(self, session: Session, seat: int, seconds_left: int) -> None:
+        user_id = session.seats[seat].user_id
+        if user_id is None:
+            return
+        tr = public_tr(session)
+        text = tr("⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays "
+                  "for you.", user=user_id, n=seconds_left)
+        await self._post(session, content=text, allowed_mentions=_ping(user_id))
+
+    async def timed_out(
+        self, session: Session, seat: int, events: list[Event], handed_over: bool
+    ) -> None:
+        tr = public_tr(session)
+        names = [s.name for s in session.seats]
+        lines = [tr("⏰ {name} ran out of time.", name=names[seat])]
+        lines += [t for e in visible_to(events, None) if (t := event_text(tr, e, names))]
+        if handed_over:
+            lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat now. "
+                            "{cmd_hand} takes it back.", name=names[seat]))
+        await self._post(session, content="\n".join(lines))
+
+    async def lobby_expired(self, session: Session) -> None:
+        tr = public_tr(session)
+        await self._edit_lobby(session, tr(
+            "Nobody started this game within {n} minutes: the lobby expired.",
+            n=round(LOBBY_TTL / 60)))
+
+    async def abandoned_idle(self, session: Session) -> None:
+        tr = public_tr(session)
+        text = tr("Nobody has played for {n} minutes: the game is abandoned. It counts for "
+                  "nobody.", n=round(IDLE_TTL / 60))
+        await self._post(session, content=text)
+        table = self.bot.get_cog("Table")
+        if table is not None:
+            await table.close_table(session, text)  # type: ignore[attr-defined]
+
+    # ---- lost channels ---------------------------------------------------
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        session = self.bot.sessions.get(channel.id)
+        if session is not None:
+            await lose_channel(self.bot, session)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        session = self.bot.sessions.get(payload.thread_id)
+        if session is not None:
+            await lose_channel(self.bot, session)
+
+    # ---- helpers ---------------------------------------------------------
+    async def _post(self, session: Session, **kwargs: Any) -> None:
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        try:
+            await channel.send(**kwargs)
+        except discord.HTTPException as error:
+            if channel_gone(error):
+                await lose_channel(self.bot, session, error)
+            else:
+                log.exception("could not post in channel %s", session.channel_id)
+
+    async def _edit_lobby(self, session: Session, closed: str | None) -> None:
+        if session.lobby_message_id is None:
+            return
+        payload = lobby_payload(public_tr(session), session, closed=closed)
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        try:
+            await channel.get_partial_message(session.lobby_message_id).edit(**payload.kwargs())
+        except discord.HTTPException:
+            log.info("could not update the lobby %s", session.lobby_message_id)
+
+
+async def setup(bot: LamaBot) -> None:
+    await bot.add_cog(Liveness(bot))
