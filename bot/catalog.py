@@ -1,20 +1,30 @@
-"""``python -m bot.catalog``: extract every user-facing string into the English catalog.
+"""``python -m bot.catalog``: extract every user-facing string, update every catalog.
 
-Run it after changing a message; translators start from
-``bot/locales/en/LC_MESSAGES/lama.po`` (msgstr empty = the English msgid).
+1. Messages: ``tr(...)``, ``tr.plural(...)`` and ``N_(...)`` calls in ``bot/`` and ``cogs/``.
+2. Slash commands: names, descriptions, options and choices, read from the command tree
+   with every cog loaded (msgctxt ``command name`` / ``command description`` /
+   ``command choice``).
+3. The rule sets' titles (``game/``), which the table and the rules show.
+
+The English catalog ``bot/locales/en/LC_MESSAGES/lama.po`` is rewritten (msgstr empty:
+the msgid is the English text). Every other catalog is updated with Babel's
+``Catalog.update``: new msgids arrive untranslated (or ``fuzzy`` with a guess from a
+similar old msgid), vanished ones are kept as obsolete ``#~`` entries and come back
+if the msgid returns. ``tests/bot/test_i18n_catalogs.py`` names whatever is missing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DEFAULT, DOMAIN, LOCALES
+from bot.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALES
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +32,38 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("bot", "cogs")
 KEYWORDS = {"tr": None, "N_": None, "plural": (1, 2)}
 METHOD_MAP = [("**.py", "python")]
+TITLES = "rule set title"  # a comment, not a context: titles are plain msgids
+
+
+def command_entries() -> list[tuple[str, str, str]]:
+    """``(msgctxt, msgid, where)`` of the loaded command tree (every cog loaded, no login)."""
+    from bot.client import LamaBot
+    from bot.command_i18n import command_strings, make_translatable
+    from bot.settings import Settings
+    from cogs import EXTENSIONS
+
+    async def walk() -> list[tuple[str, str, str]]:
+        bot = LamaBot(Settings(_env_file=None, lama_db=":memory:"))  # type: ignore[call-arg]
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        make_translatable([bot.lama])
+        entries = list(command_strings([bot.lama]))
+        for extension in reversed(EXTENSIONS):
+            await bot.unload_extension(extension)
+        return entries
+
+    return asyncio.run(walk())
+
+
+def title_entries() -> list[tuple[str, str]]:
+    """``(msgid, where)`` of every rule set's title."""
+    from game import find_rules, variant_names
+
+    return [(find_rules(name).title, f"game/rules ({name})") for name in variant_names()]
 
 
 def extract() -> Catalog:
-    """A catalog of every msgid used in ``bot/`` and ``cogs/``."""
+    """A catalog of every msgid the bot can show."""
     catalog = Catalog(locale=DEFAULT, domain=DOMAIN, project="lama", fuzzy=False)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
@@ -34,22 +72,62 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)],
                         auto_comments=comments, context=context)
+    for context, message, where in command_entries():
+        existing = catalog.get(message, context)
+        if existing is None:
+            catalog.add(message, None, [(where, 0)], context=context)
+        else:
+            existing.locations.append((where, 0))
+    for message, where in title_entries():
+        existing = catalog.get(message)
+        if existing is None:
+            catalog.add(message, None, [(where, 0)], auto_comments=[TITLES])
     return catalog
 
 
+def path_of(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(language: str) -> Catalog:
+    with path_of(language).open("rb") as handle:
+        return read_po(handle, locale=language, domain=DOMAIN)
+
+
 def write(catalog: Catalog, language: str = DEFAULT) -> Path:
-    path = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    path = path_of(language)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=True)
     return path
 
 
+def update(template: Catalog, language: str) -> tuple[Path, int]:
+    """Bring ``language``'s catalog up to ``template``; returns it and its untranslated count."""
+    if path_of(language).is_file():
+        catalog = read(language)
+        for message in list(catalog.obsolete.values()):  # a returning msgid finds its old text
+            if catalog.get(message.id, message.context) is None:
+                catalog[message.id] = message
+        catalog.obsolete.clear()
+    else:
+        catalog = Catalog(locale=language, domain=DOMAIN, project="lama", fuzzy=False)
+    catalog.update(template, update_header_comment=False)
+    missing = sum(1 for m in catalog if m.id and (m.fuzzy or not all(
+        m.string if isinstance(m.string, tuple) else (m.string,))))
+    return write(catalog, language), missing
+
+
 def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    catalog = extract()
-    path = write(catalog)
-    log.info("%d messages written to %s", len(catalog), path)
+    template = extract()
+    path = write(template)
+    log.info("%d messages written to %s", len(template), path)
+    for language in LANGUAGES:
+        if language == DEFAULT:
+            continue
+        path, missing = update(template, language)
+        log.info("%s: %d untranslated or fuzzy", path, missing)
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -10,6 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock
+from bot.command_i18n import command_payloads
+from bot.command_i18n import install as install_command_translations
+from bot.i18n import LANGUAGE_SETTING
+from bot.restore import restore_sessions, resume
 from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.store import SqliteStore, Store
@@ -29,7 +36,9 @@ def intents() -> discord.Intents:
 class LamaBot(commands.AutoShardedBot):
     """The bot: a store, the channel sessions, and the ``/lama`` command group."""
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(
+        self, settings: Settings, store: Store | None = None, clock: Clock | None = None
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -40,9 +49,10 @@ class LamaBot(commands.AutoShardedBot):
         self.settings = settings
         self.store: Store = store or SqliteStore(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
-                                 seed=settings.lama_seed)
+                                 seed=settings.lama_seed, clock=clock)
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
+        self.resuming: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import EXTENSIONS
@@ -50,12 +60,26 @@ class LamaBot(commands.AutoShardedBot):
         from cogs.replies import refuse
 
         await self.store.open()
+        await self.sessions.guild_settings.load(LANGUAGE_SETTING)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.error(refuse)
+        await install_command_translations(self.tree)
+        await self.resume_sessions()
         await self.sync_commands()
+
+    async def resume_sessions(self) -> None:
+        """Serve every stored lobby and game again (before any click can arrive), then
+        refresh their messages and let their AIs play on in the background."""
+        from cogs.resume import refresh
+
+        restored = await restore_sessions(self.sessions)
+        if restored:
+            self.resuming = asyncio.create_task(
+                resume(self.sessions, restored, lambda s: refresh(self, s)), name="lama-resume"
+            )
 
     async def sync_commands(self) -> bool:
         """Sync the command tree only when its definition changed since the last sync."""
@@ -63,7 +87,7 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.lama_dev_guild is not None:
             guild = discord.Object(self.settings.lama_dev_guild)
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        payload = await command_payloads(self.tree, guild)  # with their localizations
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command_hash:{guild.id if guild else 'global'}"
         if await self.store.app_value(key) == digest:
@@ -78,11 +102,17 @@ class LamaBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        if self.resuming is not None:
+            self.resuming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.resuming
         await self.sessions.close()
         await super().close()
         await self.store.close()
 
 
-def create_bot(settings: Settings, store: Store | None = None) -> LamaBot:
+def create_bot(
+    settings: Settings, store: Store | None = None, clock: Clock | None = None
+) -> LamaBot:
     """The ready-to-start bot (``await bot.start(token)``)."""
-    return LamaBot(settings, store)
+    return LamaBot(settings, store, clock)

@@ -18,7 +18,8 @@ class BotError(Exception):
 
 
 class NoGame(BotError):
-    message = N_("There is no L.A.M.A. game in this channel. Start one with /lama start.")
+    # TRANSLATORS: {cmd_start} is the slash command, as the reader's Discord names it
+    message = N_("There is no L.A.M.A. game in this channel. Start one with {cmd_start}.")
 
 
 class NotSeated(BotError):

@@ -2,8 +2,19 @@
 
 Messages are English gettext msgids with ``{name}`` placeholders, kept in
 ``bot/locales/<lang>/LC_MESSAGES/lama.po`` (read with Babel, compiled in
-memory). The language is chosen per interaction from the user's Discord
-locale, falling back to English (the msgids themselves).
+memory). Plurals use each catalog's ``Plural-Forms`` (``tr.plural``).
+
+The language of an answer: the server's ``language`` setting if a moderator
+set one (:func:`pick`), else the user's Discord locale, else English. Public
+messages use the server setting, else the locale of the session's host.
+
+Right-to-left languages (Persian) get every placeholder wrapped in Unicode
+isolates (FSI … PDI), so names, numbers and cards keep their own direction
+inside the sentence; mentions are isolated whole, never broken up.
+
+A placeholder ``{cmd_start}`` (``{cmd_config__language}`` for a nested one)
+is filled with the slash command as this language's Discord client shows it
+(``/lama start``, ``/lama commencer``), so texts name commands correctly.
 """
 
 from __future__ import annotations
@@ -11,17 +22,41 @@ from __future__ import annotations
 import gettext
 import io
 import logging
+import re
 from functools import cache
 from pathlib import Path
+from string import Formatter
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 log = logging.getLogger(__name__)
 
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "lama"
 DEFAULT = "en"
+LANGUAGES = ("en", "fr", "es", "de", "fa")
+"""Every language the bot speaks (``/lama config language`` offers these)."""
+RTL = frozenset({"fa"})
+LANGUAGE_SETTING = "language"
+"""The guild setting key; its value is one of :data:`LANGUAGES` or ``auto``."""
+AUTO = "auto"
+
+COMMAND_NAME = "command name"
+"""msgctxt of slash command, group and option names (Discord's name rules apply)."""
+COMMAND_DESCRIPTION = "command description"
+COMMAND_CHOICE = "command choice"
+DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
+    "fr": ("fr",),
+    "es": ("es-ES", "es-419"),
+    "de": ("de",),
+}
+"""The Discord client locales each catalog localizes commands for (Discord has no Persian)."""
+
+FSI, LRI, PDI, RLM = "\u2068", "\u2066", "\u2069", "\u200f"
+_MENTION_OPENERS = ("<@", "<@!", "<@&", "<#", "<t:")
+_MENTION = re.compile(r"<(?:@[!&]?|#|t:)[0-9]+(?::[a-zA-Z])?>")
 
 
 def N_(message: str) -> str:
@@ -29,20 +64,83 @@ def N_(message: str) -> str:
     return message
 
 
+@cache
+def _fields(template: str) -> tuple[str, ...]:
+    """The placeholder names of ``template`` (``{a.b}`` → ``a``)."""
+    names = []
+    for _, field, _, _ in Formatter().parse(template):
+        if field is not None:
+            names.append(re.split(r"[.\[]", field, maxsplit=1)[0])
+    return tuple(names)
+
+
+@cache
+def _isolated(template: str) -> str:
+    """``template`` with each placeholder between FSI and PDI (mentions excepted)."""
+    out = []
+    for literal, field, spec, conversion in Formatter().parse(template):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        body = "{" + field + (f"!{conversion}" if conversion else "") + (
+            f":{spec}" if spec else "") + "}"
+        in_mention = literal.endswith(_MENTION_OPENERS)
+        out.append(body if in_mention else FSI + body + PDI)
+    return "".join(out)
+
+
 class Translator:
     """Translate msgids into one language and fill their placeholders."""
 
     def __init__(self, language: str, catalog: gettext.NullTranslations) -> None:
         self.language = language
+        self.rtl = language in RTL
         self._catalog = catalog
 
     def __call__(self, message: str, /, **params: object) -> str:
-        text = self._catalog.gettext(message)
-        return text.format(**params) if params else text
+        return self._fill(self._catalog.gettext(message), params)
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of ``singular``/``plural`` for ``n``; ``{n}`` is filled too."""
-        return self._catalog.ngettext(singular, plural, n).format(n=n, **params)
+        return self._fill(self._catalog.ngettext(singular, plural, n), {"n": n, **params})
+
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """``value`` with ``digits`` decimals, written as this language writes numbers."""
+        return format_decimal(value, format="#,##0." + "0" * digits, locale=self.language,
+                              numbering_system="latn")
+
+    def pattern(self, message: str) -> str:
+        """The translation of ``message`` with its placeholders left unfilled."""
+        return self._catalog.gettext(message)
+
+    def context(self, context: str, message: str) -> str | None:
+        """``message`` translated in ``context``, or None when this catalog has none."""
+        text = self._catalog.pgettext(context, message)
+        return None if text == message and self.language != DEFAULT else text
+
+    def command(self, path: str) -> str:
+        """``"start"`` → ``/lama start`` as this language's Discord client names it."""
+        parts = ["lama", *path.split()]
+        if self.language in DISCORD_LOCALES:
+            parts = [self._catalog.pgettext(COMMAND_NAME, p) for p in parts]
+        return "/" + " ".join(parts)
+
+    def isolate(self, text: str) -> str:
+        """``text`` kept in its own direction inside a right-to-left line."""
+        return FSI + text + PDI if self.rtl and text else text
+
+    def _fill(self, template: str, params: dict[str, object]) -> str:
+        names = _fields(template)
+        if not names:
+            return template
+        values = dict(params)
+        for name in names:
+            if name not in values and name.startswith("cmd_"):
+                values[name] = self.command(name[4:].replace("__", " "))
+        if not self.rtl:
+            return template.format(**values)
+        text = _isolated(template).format(**values)
+        return _MENTION.sub(lambda m: FSI + m[0] + PDI, text)
 
 
 def _load(language: str) -> gettext.NullTranslations | None:
@@ -71,9 +169,24 @@ def candidates(locale: str | None) -> list[str]:
     return result
 
 
+def language_of(locale: str | None) -> str | None:
+    """The language of a Discord locale if the bot speaks it (``"es-419"`` → ``"es"``)."""
+    if not locale:
+        return None
+    language = str(locale).replace("_", "-").split("-")[0].lower()
+    return language if language in LANGUAGES else None
+
+
+def pick(server: str | None, locale: str | None) -> str:
+    """The server's language setting if set, else the locale's language, else English."""
+    if server in LANGUAGES:
+        return server
+    return language_of(locale) or DEFAULT
+
+
 @cache
 def translator(locale: str | None = None) -> Translator:
-    """The translator for a Discord locale (``interaction.locale``), English if none fits."""
+    """The translator for a language or Discord locale, English if none fits."""
     for language in candidates(locale):
         catalog = _load(language)
         if catalog is not None:

@@ -20,9 +20,12 @@ from enum import Enum
 from typing import Any
 
 from bot.ai_runner import AiRunner, Player, make_player
+from bot.clock import Clock, SystemClock
 from bot.errors import BotError, NoGame, NotAllowed, NotSeated, StaleButton
+from bot.guild_settings import GuildSettings
 from bot.i18n import N_
 from bot.store import SeatResult, Store
+from bot.timers import TimerState, Watchdog
 from game import Action, Event, Game, PlayerView, from_dict, player_view, rng, to_dict
 
 log = logging.getLogger(__name__)
@@ -40,14 +43,15 @@ class Status(Enum):
 
 @dataclass
 class Seat:
-    """A seat: a Discord user, or an AI (``user_id`` None)."""
+    """A seat: a Discord user, or an AI (``user_id`` None, or ``away``: an AI plays for them)."""
 
     user_id: int | None
     name: str
+    away: bool = False  # the user left or timed out; /lama hand takes the seat back
 
     @property
     def is_ai(self) -> bool:
-        return self.user_id is None
+        return self.user_id is None or self.away
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,7 @@ class Session:
     recent: list[Event] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)
     pinged: int | None = None  # the user the current table message mentions
+    timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -136,15 +141,16 @@ class Session:
             del self.seats[seat]
             await self._changed()
 
-    async def add_ai(self) -> None:
+    async def add_ai(self, name: str = "AI {n}") -> None:
+        """Seat an AI named ``name`` (``{n}``: the first free number; the lobby translates it)."""
         async with self.lock:
             self._require_lobby()
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             number = 1
-            while any(s.name == f"AI {number}" for s in self.seats):
+            while any(s.name == name.format(n=number) for s in self.seats):
                 number += 1
-            self.seats.append(Seat(None, f"AI {number}"))
+            self.seats.append(Seat(None, name.format(n=number)))
             await self._changed()
 
     async def start(self, user_id: int) -> None:
@@ -237,6 +243,7 @@ class Session:
 
     async def _changed(self) -> None:
         self.version += 1
+        self.sessions.timers.observe(self)  # new deadlines are saved with the change
         await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
 
     def _require_lobby(self) -> None:
@@ -283,6 +290,8 @@ class Session:
             "version": self.version,
             "lobby_message_id": self.lobby_message_id,
             "table_message_id": self.table_message_id,
+            "away": [i for i, s in enumerate(self.seats) if s.away],
+            "timers": self.timers.to_dict(),
             **self._game_document(),
         }
 
@@ -297,7 +306,8 @@ class Session:
             data["variant"],
             dict(data["options"]),
             locale=data.get("locale"),
-            seats=[Seat(s["user_id"], s["name"]) for s in data["seats"]],
+            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()))
+                   for i, s in enumerate(data["seats"])],
             status=Status(data["status"]),
             seed=data["seed"],
             version=data["version"],
@@ -305,6 +315,7 @@ class Session:
             started_at=data["started_at"],
             lobby_message_id=data.get("lobby_message_id"),
             table_message_id=data.get("table_message_id"),
+            timers=TimerState.from_dict(data.get("timers")),
         )
         if data.get("record") is not None:
             record = from_dict(data["record"])
@@ -325,11 +336,16 @@ Publisher = Callable[[Session, list[Change]], Awaitable[None]]
 class Sessions:
     """The sessions of every channel this process serves."""
 
-    def __init__(self, store: Store, *, ai_delay: float, seed: str | None) -> None:
+    def __init__(
+        self, store: Store, *, ai_delay: float, seed: str | None, clock: Clock | None = None
+    ) -> None:
         self.store = store
+        self.guild_settings = GuildSettings(store)  # bot/guild_settings.py
         self.seed = seed
         self._by_channel: dict[int, Session] = {}
         self.ai = AiRunner(self, ai_delay)
+        self.clock: Clock = clock or SystemClock()
+        self.timers = Watchdog(self, self.clock)
         self.publisher: Publisher | None = None
 
     def get(self, channel_id: int) -> Session | None:
@@ -356,20 +372,27 @@ class Sessions:
     ) -> Session:
         """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch)."""
         if channel_id in self._by_channel:
-            raise BotError(N_("A game is already running in this channel. Use /lama stop first."))
+            raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
         seed = self.seed if self.seed is not None else rng.new_seed()
         session = Session(
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
         session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
         self._by_channel[channel_id] = session
+        self.timers.observe(session)  # the lobby's expiry
         await session.store_now()
         return session
+
+    def adopt(self, session: Session) -> None:
+        """Serve a session rebuilt from the store (bot.restore, at start-up)."""
+        self._by_channel.setdefault(session.channel_id, session)
+        self.timers.arm(session)  # deadlines saved before the restart run on
 
     def forget(self, session: Session) -> None:
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]
         self.ai.cancel(session.channel_id)
+        self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session) -> None:
         """Hand the session's queued events, oldest first, to the publisher; wake the AIs."""
@@ -378,6 +401,8 @@ class Sessions:
             if batches and self.publisher is not None:
                 await self.publisher(session, batches)
         self.ai.wake(session)
+        self.timers.arm(session)
 
     async def close(self) -> None:
         await self.ai.close()
+        await self.timers.close()

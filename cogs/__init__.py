@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.stats", "cogs.admin")
+EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.stats", "cogs.admin", "cogs.liveness")

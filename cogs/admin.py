@@ -1,26 +1,42 @@
-"""``/lama stop`` (host or Manage Messages) and ``/lama rules``."""
+"""``/lama stop`` (host or Manage Messages), ``/lama rules``, ``/lama config`` (Manage Server)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import NotAllowed
+from bot.i18n import N_
 from bot.sessions import Session, Status
+from bot.timers import (
+    MAX_TURN_TIMEOUT,
+    MIN_TURN_TIMEOUT,
+    TURN_TIMEOUT_SETTING,
+    require_turn_timeout,
+    server_turn_timeout,
+)
 from cogs.common import is_moderator, place, public_tr
+from cogs.language import language_command
 from cogs.lobby import VARIANTS, lobby_payload
 from cogs.render import COLOUR
 from cogs.replies import user_tr
-from cogs.rules_text import RULES
+from cogs.rules_text import rules_paragraphs
 from game import find_rules
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
 
 log = logging.getLogger(__name__)
+
+
+def require_server_manager(interaction: discord.Interaction) -> None:
+    """Server settings are for members with Manage Server (not only Manage Messages)."""
+    if not interaction.permissions.manage_guild:
+        raise NotAllowed(N_("Only members with the Manage Server permission can change this."))
 
 
 class Admin(commands.Cog):
@@ -34,14 +50,49 @@ class Admin(commands.Cog):
             app_commands.Command(name="rules", description="The rules, in short",
                                  callback=self.rules),
         ]
+        # /lama config <setting>: one subcommand per server setting (Manage Server only)
+        self.config = app_commands.Group(name="config", description="This server's L.A.M.A. "
+                                         "settings (Manage Server)")
+        for command in self._config_commands():
+            self.config.add_command(command)
+
+    def _config_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
+        return [
+            app_commands.Command(name="turn_timeout", description="Seconds per turn before the "
+                                 "bot plays for a player (0: no timer)",
+                                 callback=self.config_turn_timeout),
+            language_command(),  # cogs/language.py
+        ]
 
     async def cog_load(self) -> None:
         for command in self._commands:
             self.bot.lama.add_command(command)
+        self.bot.lama.add_command(self.config)
 
     async def cog_unload(self) -> None:
         for command in self._commands:
             self.bot.lama.remove_command(command.name)
+        self.bot.lama.remove_command(self.config.name)
+
+    @app_commands.describe(seconds=f"0 (no timer) or {MIN_TURN_TIMEOUT} to {MAX_TURN_TIMEOUT}; "
+                           "leave out to see the current value")
+    async def config_turn_timeout(
+        self, interaction: discord.Interaction,
+        seconds: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
+    ) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        if seconds is None:
+            current = await server_turn_timeout(self.bot.store, guild_id)
+            await interaction.response.send_message(
+                tr("Turn timeout: {n} seconds (0: no timer).", n=current), ephemeral=True)
+            return
+        require_server_manager(interaction)
+        require_turn_timeout(seconds)
+        await self.bot.store.set_guild_setting(guild_id, TURN_TIMEOUT_SETTING, str(seconds))
+        text = (tr("Turn timeout set to {n} seconds for new games.", n=seconds) if seconds
+                else tr("Turn timer switched off for new games."))
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def stop(self, interaction: discord.Interaction) -> None:
         _, channel_id = place(interaction)
@@ -71,8 +122,8 @@ class Admin(commands.Cog):
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction, variant: str = "classic") -> None:
         tr = user_tr(interaction)
-        embed = discord.Embed(title=find_rules(variant).title, colour=COLOUR)
-        embed.description = "\n\n".join(tr(paragraph) for paragraph in RULES[variant])
+        embed = discord.Embed(title=tr(find_rules(variant).title), colour=COLOUR)
+        embed.description = "\n\n".join(rules_paragraphs(tr, variant))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

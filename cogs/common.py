@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import BotError
-from bot.i18n import N_, Translator, translator
+from bot.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -22,8 +22,14 @@ def place(interaction: discord.Interaction) -> tuple[int, int]:
 
 
 def public_tr(session: Session) -> Translator:
-    """Public messages speak the server's language."""
-    return translator(session.locale)
+    """Public messages speak the server's language setting, else the host's language."""
+    server = session.sessions.guild_settings.get(session.guild_id, LANGUAGE_SETTING)
+    return translator(pick(server, session.locale))
+
+
+def user_locale(interaction: discord.Interaction) -> str | None:
+    """The Discord client locale of the user behind ``interaction``."""
+    return interaction.locale.value if interaction.locale else None
 
 
 def guild_locale(interaction: discord.Interaction) -> str | None:

@@ -62,16 +62,16 @@ def final_standings(
     tr: Translator, view: PlayerView, channel_id: int, game_id: str, users: Sequence[int | None]
 ) -> Payload:
     """The game's end: standings, winners, and a Rematch button."""
-    embed = discord.Embed(title=tr("{title}: final standings", title=view.title), colour=COLOUR)
+    embed = discord.Embed(title=tr("{title}: final standings", title=tr(view.title)), colour=COLOUR)
     lines = []
     for place, seat in enumerate(ranking(view), start=1):
         s = view.seats[seat]
         crown = " 🏆" if seat in view.winners else ""
         bot = " 🤖" if users[seat] is None else ""
-        lines.append(f"{place}. **{s.name}**{bot}: "
+        lines.append(f"{place}. **{tr.isolate(s.name)}**{bot}: "
                      + tr.plural("{n} point", "{n} points", s.score) + crown)
     embed.description = "\n".join(lines)
-    winners = ", ".join(view.seats[s].name for s in view.winners)
+    winners = ", ".join(tr.isolate(view.seats[s].name) for s in view.winners)
     embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton(channel_id, game_id, tr("Rematch")))

@@ -12,7 +12,8 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.i18n import N_, Translator
 from bot.sessions import Seat, Session, Status
-from cogs.common import guild_locale, place, public_tr
+from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
+from cogs.common import place, public_tr, user_locale
 from cogs.render import Payload, lobby_message
 from game import find_rules, variant_names
 
@@ -29,9 +30,11 @@ def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -
     host = next((s.name for s in session.seats if s.user_id == session.host_id),
                 f"<@{session.host_id}>")
     opts = dict(rules.option_defaults, **session.options)
-    summary = (tr("{n} rounds", n=opts["rounds"]) if "rounds" in opts
-               else tr("to {n} points", n=opts["target"]))
-    return lobby_message(tr, session.channel_id, rules.title, host,
+    summary = (tr.plural("{n} round", "{n} rounds", opts["rounds"]) if "rounds" in opts
+               else tr.plural("to {n} point", "to {n} points", opts["target"]))
+    if session.timers.turn_timeout > 0:
+        summary = tr("{rules}; {n} s per turn", rules=summary, n=session.timers.turn_timeout)
+    return lobby_message(tr, session.channel_id, tr(rules.title), host,
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
 
 
@@ -62,6 +65,8 @@ class Lobby(commands.Cog):
         variant="Rule set (default classic)",
         target="Points that end the game (classic, kadabra, dice; default 40)",
         rounds="Number of rounds (tutorial; default 4)",
+        turn_timeout="Seconds per turn before the bot plays for you (0: no timer; "
+                     "default: the server's setting)",
     )
     @app_commands.choices(variant=VARIANTS)
     async def start(
@@ -70,13 +75,17 @@ class Lobby(commands.Cog):
         variant: str = "classic",
         target: app_commands.Range[int, 1, 500] | None = None,
         rounds: app_commands.Range[int, 1, 50] | None = None,
+        turn_timeout: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
     ) -> None:
         guild_id, channel_id = place(interaction)
         user = interaction.user
+        if turn_timeout is not None:
+            require_turn_timeout(turn_timeout)  # refused before anything changes
         session = await self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
-            game_options(variant, target, rounds), guild_locale(interaction),
+            game_options(variant, target, rounds), user_locale(interaction),
         )
+        await self.bot.sessions.timers.configure(session, turn_timeout)
         payload = lobby_payload(public_tr(session), session)
         sent = await interaction.response.send_message(**payload.kwargs())
         session.lobby_message_id = sent.message_id
@@ -95,7 +104,7 @@ class Lobby(commands.Cog):
         elif op == "leave":
             await session.leave(user.id)
         elif op == "ai":
-            await session.add_ai()
+            await session.add_ai(tr.pattern(N_("AI {n}")))
         elif op == "cancel":
             await session.cancel(user.id)
             closed = tr("Cancelled by {name}.", name=user.display_name)
@@ -119,8 +128,9 @@ class Lobby(commands.Cog):
         seats = [Seat(s["user_id"], s["name"]) for s in stored["seats"]]
         session = await self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
-            dict(record.get("options", {})), guild_locale(interaction), seats=seats,
+            dict(record.get("options", {})), user_locale(interaction), seats=seats,
         )
+        await self.bot.sessions.timers.configure(session, None)
         payload = lobby_payload(public_tr(session), session)
         sent = await interaction.response.send_message(**payload.kwargs())
         session.lobby_message_id = sent.message_id

@@ -50,9 +50,11 @@ def short_label(card: Card) -> str:
 def options_text(tr: Translator, view: PlayerView) -> str:
     options = dict(view.options)
     if "rounds" in options:
-        return tr("{n} rounds; highest total wins.", n=options["rounds"])
-    return tr("The game ends when someone reaches {n} points; fewest points wins.",
-              n=options.get("target", 40))
+        return tr.plural("{n} round; highest total wins.", "{n} rounds; highest total wins.",
+                         options["rounds"])
+    return tr.plural("The game ends when someone reaches {n} point; fewest points wins.",
+                     "The game ends when someone reaches {n} points; fewest points wins.",
+                     options.get("target", 40))
 
 
 # ---- lobby ---------------------------------------------------------------------------
@@ -63,7 +65,8 @@ def lobby_message(
     options: str, closed: str | None = None,
 ) -> Payload:
     """The public lobby: seats and (unless ``closed``) Join, Leave, Add AI, Start, Cancel."""
-    lines = [f"{i + 1}. {'🤖 ' if ai else ''}{name}" for i, (name, ai) in enumerate(seats)]
+    lines = [f"{i + 1}. {'🤖 ' if ai else ''}{tr.isolate(name)}"
+             for i, (name, ai) in enumerate(seats)]
     embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
     embed.description = "\n".join(lines) or tr("Nobody is seated yet.")
     embed.add_field(name=tr("Host"), value=host)
@@ -92,13 +95,13 @@ def lobby_message(
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     s = view.seats[seat]
     marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
-    parts = [f"{marker} **{s.name}**{' 🤖' if ai else ''}"]
+    parts = [f"{marker} **{tr.isolate(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
-        parts.append(cards_text(s.tiles))
+        parts.append(tr.isolate(cards_text(s.tiles)))
     else:
         parts.append(tr.plural("{n} card", "{n} cards", s.hand_size))
     if view.uses_chips:
-        parts.append(chips_text(s.white, s.black))
+        parts.append(tr.isolate(chips_text(s.white, s.black)))
     parts.append(tr.plural("{n} point", "{n} points", s.score))
     if s.holds_token:
         parts.append(TOKEN)
@@ -113,7 +116,7 @@ def table_message(
 ) -> Payload:
     """The public table: everything public, the log, and a ping for the player to act."""
     embed = discord.Embed(
-        title=tr("{title}: round {n}", title=view.title, n=view.round_no), colour=COLOUR
+        title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR
     )
     lines: list[str] = []
     if view.top is not None:

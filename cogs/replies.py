@@ -8,15 +8,18 @@ import discord
 from discord import app_commands
 
 from bot.errors import BotError
-from bot.i18n import Translator, translator
+from bot.i18n import LANGUAGE_SETTING, Translator, pick, translator
 from game import GameOver, NotYourTurn, RulesError
 
 log = logging.getLogger(__name__)
 
 
 def user_tr(interaction: discord.Interaction) -> Translator:
-    """The translator for the user behind ``interaction``."""
-    return translator(interaction.locale.value if interaction.locale else None)
+    """The server's language setting if set, else the user's Discord locale, else English."""
+    sessions = getattr(interaction.client, "sessions", None)
+    server = (sessions.guild_settings.get(interaction.guild_id, LANGUAGE_SETTING)
+              if sessions is not None else None)
+    return translator(pick(server, interaction.locale.value if interaction.locale else None))
 
 
 def refusal_text(tr: Translator, error: BaseException) -> str | None:

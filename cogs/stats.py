@@ -14,6 +14,7 @@ from cogs.common import place
 from cogs.lobby import VARIANTS
 from cogs.render import COLOUR
 from cogs.replies import user_tr
+from game import find_rules
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -21,14 +22,17 @@ if TYPE_CHECKING:
 TOP = 15
 
 
+def record_text(tr: Translator, s: Standing) -> str:
+    """``12 games, 5 wins (42%), 17.5 points per game`` in ``tr``'s language."""
+    return tr("{games}, {wins} ({rate}%), {avg} points per game",
+              games=tr.plural("{n} game", "{n} games", s.games),
+              wins=tr.plural("{n} win", "{n} wins", s.wins), rate=round(100 * s.win_rate),
+              avg=tr.decimal(s.average_points))
+
+
 def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
-    average, rating = f"{s.average_points:.1f}", f"{s.rating:.2f}"
-    return tr(
-        "{place}. **{name}**: {games} games, {wins} wins ({rate}%), {avg} points per game, "
-        "rating {rating}",
-        place=place_no, name=s.name, games=s.games, wins=s.wins, rate=round(100 * s.win_rate),
-        avg=average, rating=rating,
-    )
+    return tr("{place}. **{name}**: {record}, rating {rating}", place=place_no, name=s.name,
+              record=record_text(tr, s), rating=tr.decimal(s.rating, 2))
 
 
 class Stats(commands.Cog):
@@ -59,8 +63,8 @@ class Stats(commands.Cog):
         guild_id, _ = place(interaction)
         tr = user_tr(interaction)
         standings = await self.bot.store.standings(guild_id, variant)
-        title = tr("Leaderboard") if variant is None else tr("Leaderboard: {variant}",
-                                                              variant=variant)
+        title = tr("Leaderboard") if variant is None else tr(
+            "Leaderboard: {variant}", variant=tr(find_rules(variant).title))
         embed = discord.Embed(title=title, colour=COLOUR)
         lines = [standing_line(tr, i, s) for i, s in enumerate(standings[:TOP], start=1)]
         embed.description = "\n".join(lines) or tr("No finished games yet.")
@@ -77,15 +81,10 @@ class Stats(commands.Cog):
         who = user or interaction.user
         standing = await self.bot.store.standing(guild_id, who.id)
         embed = discord.Embed(title=tr("{name}'s record", name=who.display_name), colour=COLOUR)
-        average = f"{standing.average_points:.1f}" if standing else ""
         if standing is None:
             embed.description = tr("No finished games yet.")
         else:
-            embed.description = tr(
-                "{games} games, {wins} wins ({rate}%), {avg} points per game",
-                games=standing.games, wins=standing.wins, rate=round(100 * standing.win_rate),
-                avg=average,
-            )
+            embed.description = record_text(tr, standing)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -10,12 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import StaleButton
+from bot.restore import public_history, remember_messages
 from bot.sessions import Change, Session, Status
+from bot.takeover import take_back
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.endings import final_standings, round_summary
+from cogs.liveness import channel_gone, lose_channel
 from cogs.render import Payload, hand_message, table_message
 from cogs.replies import user_tr
+from cogs.timely import in_time, update_message
 from game import Event, EventKind, visible_to
 
 if TYPE_CHECKING:
@@ -45,35 +49,47 @@ class Table(commands.Cog):
 
     # ---- the hand --------------------------------------------------------
     async def hand(self, interaction: discord.Interaction) -> None:
+        """``/lama hand``; a player whose seat an AI plays takes it back (cogs.liveness)."""
         _, channel_id = place(interaction)
-        await self.on_hand_button(interaction, channel_id)
+        session = self.bot.sessions.require(channel_id)
+        back = await take_back(session, interaction.user.id)
+        tr = user_tr(interaction)
+        note = tr("You are back in control of your seat.") if back else None
+        await self.on_hand_button(interaction, channel_id, note)
+        if back:
+            await self.bot.sessions.publish(session)
 
-    async def on_hand_button(self, interaction: discord.Interaction, channel_id: int) -> None:
+    async def on_hand_button(
+        self, interaction: discord.Interaction, channel_id: int, note: str | None = None
+    ) -> None:
         session = self.bot.sessions.require(channel_id)
         seat = session.require_seat(interaction.user.id)
-        payload = self.hand_payload(interaction, session, seat)
+        payload = self.hand_payload(interaction, session, seat, note)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
 
     async def on_action(
         self, interaction: discord.Interaction, channel_id: int, version: int, action: str
     ) -> None:
-        """A click on a hand's action: apply, answer by editing the hand, then the table."""
+        """A click on a hand's action: apply, answer by editing the hand, then the table.
+
+        The action is saved before the answer; a slow save defers the answer (cogs.timely).
+        """
         session = self.bot.sessions.require(channel_id)
         tr = user_tr(interaction)
         try:
-            events = await session.act(interaction.user.id, version, action)
+            events = await in_time(interaction, session.act(interaction.user.id, version, action))
         except StaleButton as stale:
             seat = session.require_seat(interaction.user.id)
             note = tr(stale.message)
             payload = self.hand_payload(interaction, session, seat, note)
-            await interaction.response.edit_message(**payload.kwargs())
+            await update_message(interaction, **payload.kwargs())
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
         payload = self.hand_payload(interaction, session, seat, note)
-        await interaction.response.edit_message(**payload.kwargs())
+        await update_message(interaction, **payload.kwargs())
         await self.bot.sessions.publish(session)
 
     def hand_payload(
@@ -94,7 +110,10 @@ class Table(commands.Cog):
         """Render queued changes: round summaries, the table (reposted each round), the end."""
         try:
             await self._publish(session, changes)
-        except discord.HTTPException:
+        except discord.HTTPException as error:
+            if channel_gone(error):  # deleted, or no permission any more: the game ends
+                await lose_channel(self.bot, session, error)
+                return
             log.exception("could not update the table in channel %s", session.channel_id)
 
     async def _publish(self, session: Session, changes: list[Change]) -> None:
@@ -115,7 +134,7 @@ class Table(commands.Cog):
         if status is Status.ABANDONED:
             return
         view = session.view(None)
-        users = [s.user_id for s in session.seats]
+        users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
         payload = table_message(tr, view, session.channel_id, users, session.recent)
         if status is Status.FINISHED:
             payload.content, payload.mention, payload.view = None, None, discord.ui.View()
@@ -124,11 +143,14 @@ class Table(commands.Cog):
             repost = True  # Discord pings on new messages only, not on edits
         session.pinged = payload.mention
         if repost:
-            old = session.table_message_id
-            message = await channel.send(**payload.kwargs())
-            session.table_message_id = message.id
+            # retire first: a process killed before the new id is saved then finds the stored
+            # table gone and posts a fresh one below any table it could not remember
+            old, session.table_message_id = session.table_message_id, None
             if old is not None:
                 await self._retire(channel, old)
+            message = await channel.send(**payload.kwargs())
+            session.table_message_id = message.id
+            await remember_messages(session)  # a restart edits this table
         elif session.table_message_id is not None:
             await channel.get_partial_message(session.table_message_id).edit(**payload.kwargs())
         if status is Status.FINISHED:
@@ -151,6 +173,16 @@ class Table(commands.Cog):
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
+
+    async def refresh(self, session: Session) -> None:
+        """After a restart: edit the table in place, or post it again if it is gone."""
+        async with session.publish_lock:
+            self._remember(session, public_history(session))
+            try:
+                await self._publish(session, [])
+            except discord.NotFound:
+                session.table_message_id = None
+                await self.publish(session, [])
 
     async def close_table(self, session: Session, text: str) -> None:
         """After /lama stop: the table keeps its last state, without buttons or ping."""

@@ -20,7 +20,8 @@ async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:
             names = {c["name"] for c in fake.global_commands}
             assert names == {"lama"}
             subs = {o["name"] for o in fake.global_commands[0]["options"]}
-            assert subs == {"start", "hand", "stop", "rules", "leaderboard", "stats"}
+            assert subs == {"start", "hand", "stop", "rules", "leaderboard", "stats", "leave",
+                            "config"}
         async with fake.run(create_bot(settings), sync=False):
             assert fake.command_syncs == 1, "same definition: no second sync"
         dev = make_settings(tmp_path, lama_dev_guild=fake.guilds[0].id)
@@ -51,7 +52,7 @@ async def test_ai_only_game_watched_by_its_host_then_rematch(world: World) -> No
     refused = await world.ana.click(new_lobby, "Start")
     assert refused.ephemeral and "Only the host" in refused.message.text, "ben hosts the rematch"
     again = await world.cleo.click(final, "Rematch")
-    assert again.ephemeral and "already running" in again.message.text
+    assert again.ephemeral and "déjà en cours" in again.message.text  # cleo reads French
 
 
 def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
@@ -77,7 +78,7 @@ async def test_kadabra_gift_select(world: World) -> None:
 
 async def test_rules_and_stats(world: World) -> None:
     rules = await world.ben.slash(world.table, "lama rules", variant="dice")
-    assert rules.ephemeral and "roll the three dice" in rules.message.text
+    assert rules.ephemeral and "roll the 3 dice" in rules.message.text
     stats = await world.ben.slash(world.table, "lama stats", user=world.ana)
     assert stats.ephemeral and "ana" in stats.message.text
     assert "No finished games" in stats.message.text

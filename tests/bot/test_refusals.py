@@ -29,12 +29,12 @@ async def test_lobby_refusals(world: World) -> None:
     alone = await world.ana.click(lobby, "Start")
     assert alone.ephemeral and "2 to 6 players" in alone.message.text
     leave = await world.cleo.click(lobby, "Leave")
-    assert leave.ephemeral and "not seated" in leave.message.text
+    assert leave.ephemeral and "ne jouez pas" in leave.message.text  # cleo reads French
     await world.ben.click(lobby, "Join")
     again = await world.ben.click(lobby, "Join")
     assert again.ephemeral and "already seated" in again.message.text
     second = await world.cleo.slash(world.table, "lama start", variant="dice")
-    assert second.ephemeral and "already running" in second.message.text
+    assert second.ephemeral and "déjà en cours" in second.message.text
     cancel = await world.ben.click(lobby, "Cancel")
     assert cancel.ephemeral and "Only the host" in cancel.message.text
     assert "ben" in lobby.text and lobby.buttons, "refusals changed nothing"
@@ -47,9 +47,9 @@ async def test_lobby_refusals(world: World) -> None:
 async def test_table_refusals(world: World) -> None:
     table = await start_game(world)
     stranger = await world.cleo.click(table, "My hand")
-    assert stranger.ephemeral and "not seated" in stranger.message.text
+    assert stranger.ephemeral and "ne jouez pas" in stranger.message.text  # French
     command = await world.cleo.slash(world.table, "lama hand")
-    assert command.ephemeral and "not seated" in command.message.text
+    assert command.ephemeral and "ne jouez pas" in command.message.text
 
     waiting = (await world.ben.click(table, "My hand")).message
     assert waiting is not None and "Waiting for ana" in waiting.text
