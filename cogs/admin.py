@@ -85,12 +85,14 @@ class Admin(commands.Cog):
         if seconds is None:
             current = await server_turn_timeout(self.bot.store, guild_id)
             await interaction.response.send_message(
-                tr("Turn timeout: {n} seconds (0: no timer).", n=current), ephemeral=True)
+                tr.plural("Turn timeout: {n} second (0: no timer).",
+                          "Turn timeout: {n} seconds (0: no timer).", current), ephemeral=True)
             return
         require_server_manager(interaction)
         require_turn_timeout(seconds)
         await self.bot.store.set_guild_setting(guild_id, TURN_TIMEOUT_SETTING, str(seconds))
-        text = (tr("Turn timeout set to {n} seconds for new games.", n=seconds) if seconds
+        text = (tr.plural("Turn timeout set to {n} second for new games.",
+                          "Turn timeout set to {n} seconds for new games.", seconds) if seconds
                 else tr("Turn timer switched off for new games."))
         await interaction.response.send_message(text, ephemeral=True)
 

@@ -32,10 +32,6 @@ def user_locale(interaction: discord.Interaction) -> str | None:
     return interaction.locale.value if interaction.locale else None
 
 
-def guild_locale(interaction: discord.Interaction) -> str | None:
-    return interaction.guild_locale.value if interaction.guild_locale else None
-
-
 def lama_bot(interaction: discord.Interaction) -> LamaBot:
     return interaction.client  # type: ignore[return-value]
 

@@ -100,8 +100,10 @@ class Liveness(commands.Cog):
         if user_id is None:
             return
         tr = public_tr(session)
-        text = tr("⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays "
-                  "for you.", user=user_id, n=seconds_left)
+        text = tr.plural(
+            "⏰ <@{user}>, it is still your turn: {n} second left, then the bot plays for you.",
+            "⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays for you.",
+            seconds_left, user=user_id)
         await self._post(session, content=text, allowed_mentions=_ping(user_id))
 
     async def timed_out(
@@ -118,14 +120,17 @@ class Liveness(commands.Cog):
 
     async def lobby_expired(self, session: Session) -> None:
         tr = public_tr(session)
-        await self._edit_lobby(session, tr(
+        await self._edit_lobby(session, tr.plural(
+            "Nobody started this game within {n} minute: the lobby expired.",
             "Nobody started this game within {n} minutes: the lobby expired.",
-            n=round(LOBBY_TTL / 60)))
+            round(LOBBY_TTL / 60)))
 
     async def abandoned_idle(self, session: Session) -> None:
         tr = public_tr(session)
-        text = tr("Nobody has played for {n} minutes: the game is abandoned. It counts for "
-                  "nobody.", n=round(IDLE_TTL / 60))
+        text = tr.plural(
+            "Nobody has played for {n} minute: the game is abandoned. It counts for nobody.",
+            "Nobody has played for {n} minutes: the game is abandoned. It counts for nobody.",
+            round(IDLE_TTL / 60))
         await self._post(session, content=text)
         table = self.bot.get_cog("Table")
         if table is not None:
