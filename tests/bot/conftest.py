@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,9 +48,17 @@ def settings(tmp_path: Path) -> Settings:
     return make_settings(tmp_path)
 
 
+def transcript_dir(request: pytest.FixtureRequest) -> Path | None:
+    """``LAMA_TRANSCRIPTS=DIR`` writes each test's traffic and an HTML page under DIR/<test>."""
+    root = os.environ.get("LAMA_TRANSCRIPTS")
+    if not root:
+        return None
+    return Path(root) / re.sub(r"[^\w.-]+", "_", request.node.name)
+
+
 @pytest.fixture
-async def world(settings: Settings) -> AsyncIterator[World]:
-    async with FakeDiscord() as fake:
+async def world(settings: Settings, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+    async with FakeDiscord(transcript_dir=transcript_dir(request)) as fake:
         guild = fake.add_guild("Lama Club")
         table = guild.add_text_channel("lama")
         ana = guild.add_member("ana")
