@@ -11,10 +11,12 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.i18n import N_, Translator
+from bot.restore import remember_messages
 from bot.sessions import Seat, Session, Status
 from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from cogs.common import place, public_tr, user_locale
 from cogs.render import Payload, lobby_message
+from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:
@@ -81,14 +83,20 @@ class Lobby(commands.Cog):
         user = interaction.user
         if turn_timeout is not None:
             require_turn_timeout(turn_timeout)  # refused before anything changes
-        session = await self.bot.sessions.open(
+        session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
-        )
-        await self.bot.sessions.timers.configure(session, turn_timeout)
+        ))
+        await self._show_lobby(interaction, session, turn_timeout)
+
+    async def _show_lobby(
+        self, interaction: discord.Interaction, session: Session, turn_timeout: int | None
+    ) -> None:
+        """Post a new lobby and remember its message, so a restart edits this one."""
+        await in_time(interaction, self.bot.sessions.timers.configure(session, turn_timeout))
         payload = lobby_payload(public_tr(session), session)
-        sent = await interaction.response.send_message(**payload.kwargs())
-        session.lobby_message_id = sent.message_id
+        session.lobby_message_id = await send_message(interaction, **payload.kwargs())
+        await remember_messages(session)
 
     async def on_lobby_button(
         self, interaction: discord.Interaction, channel_id: int, op: str
@@ -100,18 +108,18 @@ class Lobby(commands.Cog):
         tr = public_tr(session)
         closed = None
         if op == "join":
-            await session.join(user.id, user.display_name)
+            await in_time(interaction, session.join(user.id, user.display_name))
         elif op == "leave":
-            await session.leave(user.id)
+            await in_time(interaction, session.leave(user.id))
         elif op == "ai":
-            await session.add_ai(tr.pattern(N_("AI {n}")))
+            await in_time(interaction, session.add_ai(tr.pattern(N_("AI {n}"))))
         elif op == "cancel":
-            await session.cancel(user.id)
+            await in_time(interaction, session.cancel(user.id))
             closed = tr("Cancelled by {name}.", name=user.display_name)
         elif op == "start":
-            await session.start(user.id)
+            await in_time(interaction, session.start(user.id))
             closed = tr("The game has started: see the table below.")
-        await interaction.response.edit_message(**lobby_payload(tr, session, closed).kwargs())
+        await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
         if op == "start":
             table = self.bot.get_cog("Table")
             await table.open_table(session)  # type: ignore[union-attr]
@@ -120,20 +128,17 @@ class Lobby(commands.Cog):
         self, interaction: discord.Interaction, channel_id: int, game_id: str
     ) -> None:
         guild_id, _ = place(interaction)
-        stored = await self.bot.store.game(guild_id, game_id)
+        stored = await in_time(interaction, self.bot.store.game(guild_id, game_id))
         if stored is None:
             raise BotError(N_("That game is not known any more."))
         record = stored["record"]
         user = interaction.user
         seats = [Seat(s["user_id"], s["name"]) for s in stored["seats"]]
-        session = await self.bot.sessions.open(
+        session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
             dict(record.get("options", {})), user_locale(interaction), seats=seats,
-        )
-        await self.bot.sessions.timers.configure(session, None)
-        payload = lobby_payload(public_tr(session), session)
-        sent = await interaction.response.send_message(**payload.kwargs())
-        session.lobby_message_id = sent.message_id
+        ))
+        await self._show_lobby(interaction, session, None)
 
 
 async def setup(bot: LamaBot) -> None:

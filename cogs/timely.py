@@ -36,6 +36,15 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
     return await asyncio.shield(task)
 
 
+async def send_message(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Answer with a new message, or (after a defer) fill the deferred answer; its id."""
+    if not interaction.response.is_done():
+        sent = await interaction.response.send_message(**kwargs)
+        return sent.message_id
+    message = await interaction.followup.send(wait=True, **kwargs)
+    return message.id
+
+
 async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Edit the clicked message: as the answer, or (after a defer) through the webhook.
 

@@ -162,3 +162,23 @@ async def test_a_failed_table_edit_loses_nothing_and_the_table_catches_up(
     final = await play_out(world.fake, world.table, world.members)
     assert injected.hits == 1, "the edit met the fault"
     assert "AI 1" in final.text and finished_games(world) == [("finished", 1)]
+
+
+async def test_a_stuck_store_still_answers_lobby_clicks_and_start_in_time(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
+    saves = GatedSaves(world)
+    reply = await world.ana.slash(world.table, "lama start", target=20)  # the store is stuck
+    assert reply.type == 5, "a slow /lama start is deferred, not failed"
+    saves.gate.set()
+    lobby = await reply.wait_for(lambda m: "ana" in m.text and bool(m.buttons))
+    saves.gate.clear()
+    join = await world.ben.click(lobby, "Join")
+    assert join.type == 6, "a slow Join is deferred"
+    assert "ben" not in lobby.text, "nothing shown before it is saved"
+    saves.gate.set()
+    await join.wait_for(lambda m: "ben" in m.text)
+    stored = await world.bot.store.sessions(world.guild.id)
+    assert [s["name"] for s in stored[0]["seats"]] == ["ana", "ben"]
+    assert stored[0]["lobby_message_id"] == lobby.id, "the lobby is remembered at once"
