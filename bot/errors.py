@@ -34,3 +34,12 @@ class StaleButton(BotError):
 
 class NotAllowed(BotError):
     message = N_("Only the host can do that.")
+
+
+class CannotPost(BotError):
+    """The bot lacks what it needs to post the table in this channel."""
+
+    message = N_(
+        "I cannot post in this channel: a server admin needs to give me the View Channel, "
+        "Send Messages and Embed Links permissions here."
+    )

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import BotError
+from bot.errors import BotError, CannotPost
 from bot.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
 
 if TYPE_CHECKING:
@@ -39,3 +39,10 @@ def lama_bot(interaction: discord.Interaction) -> LamaBot:
 def is_moderator(interaction: discord.Interaction) -> bool:
     """Manage Messages in this channel (as Discord computed it for the interaction)."""
     return bool(interaction.permissions.manage_messages)
+
+
+def require_bot_can_post(interaction: discord.Interaction) -> None:
+    """Refuse to open a game where the table could not be posted (a clear answer, no game)."""
+    allowed = interaction.app_permissions
+    if not (allowed.view_channel and allowed.send_messages and allowed.embed_links):
+        raise CannotPost()

@@ -14,7 +14,7 @@ from bot.i18n import N_, Translator
 from bot.restore import remember_messages
 from bot.sessions import Seat, Session, Status
 from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
-from cogs.common import place, public_tr, user_locale
+from cogs.common import place, public_tr, require_bot_can_post, user_locale
 from cogs.render import Payload, lobby_message
 from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
@@ -80,6 +80,7 @@ class Lobby(commands.Cog):
         turn_timeout: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
     ) -> None:
         guild_id, channel_id = place(interaction)
+        require_bot_can_post(interaction)
         user = interaction.user
         if turn_timeout is not None:
             require_turn_timeout(turn_timeout)  # refused before anything changes
@@ -117,6 +118,7 @@ class Lobby(commands.Cog):
             await in_time(interaction, session.cancel(user.id))
             closed = tr("Cancelled by {name}.", name=user.display_name)
         elif op == "start":
+            require_bot_can_post(interaction)
             await in_time(interaction, session.start(user.id))
             closed = tr("The game has started: see the table below.")
         await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
@@ -128,6 +130,7 @@ class Lobby(commands.Cog):
         self, interaction: discord.Interaction, channel_id: int, game_id: str
     ) -> None:
         guild_id, _ = place(interaction)
+        require_bot_can_post(interaction)
         stored = await in_time(interaction, self.bot.store.game(guild_id, game_id))
         if stored is None:
             raise BotError(N_("That game is not known any more."))
