@@ -288,5 +288,9 @@ async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)
     assert stored is not None and stored["status"] == "abandoned"
+    refused = await club.ben.slash(club.channel, "lama start")
+    assert refused.ephemeral and refused.message is not None
+    assert "Send Messages" in refused.message.text, "no game where it cannot post"
+    await club.channel.set_permissions(club.guild.me)
     fresh = await club.ben.slash(club.channel, "lama start")
     assert not fresh.ephemeral, "the channel is free for a new game"
