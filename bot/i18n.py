@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from string import Formatter
 
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -124,6 +125,10 @@ class Translator:
         if self.language in DISCORD_LOCALES:
             parts = [self._catalog.pgettext(COMMAND_NAME, p) for p in parts]
         return "/" + " ".join(parts)
+
+    def join(self, items: list[str]) -> str:
+        """``items`` as this language lists them ("ana and ben", « ana et ben », «ana و ben»)."""
+        return format_list(items, style="standard", locale=self.language) if items else ""
 
     def isolate(self, text: str) -> str:
         """``text`` kept in its own direction inside a right-to-left line."""

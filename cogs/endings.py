@@ -71,7 +71,7 @@ def final_standings(
         lines.append(f"{place}. **{tr.isolate(s.name)}**{bot}: "
                      + tr.plural("{n} point", "{n} points", s.score) + crown)
     embed.description = "\n".join(lines)
-    winners = ", ".join(tr.isolate(view.seats[s].name) for s in view.winners)
+    winners = tr.join([tr.isolate(view.seats[s].name) for s in view.winners])
     embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton(channel_id, game_id, tr("Rematch")))

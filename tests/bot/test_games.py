@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel.lists import format_list
 
 from tests.bot.conftest import World
 from tests.bot.helpers import play_out
@@ -57,7 +58,7 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     for player in summary["players"]:
         assert f"**{player['name']}**" in final.text
         assert f"{player['score']} point" in final.text.split(f"**{player['name']}**")[1]
-    assert final.embeds[-1].fields[0].value == ", ".join(summary["winners"])
+    assert final.embeds[-1].fields[0].value == format_list(summary["winners"], locale="en")
 
     users = [world.ana.id, world.ben.id, None]
     shown = check_no_leaks(world.fake, stored["record"], users, public_tiles=variant == "dice")
