@@ -13,14 +13,13 @@ import sys
 
 from game import ai, rng
 from game.actions import Action
+from game.cli import add_option_arguments, parse_options
 from game.errors import MalformedRecord, RulesError
 from game.events import Event, EventKind, visible_to
 from game.game import Game
 from game.rules import find as find_rules
 from game.rules import names as variant_names
 from game.views import PlayerView, player_view
-
-from .simulate import parse_options
 
 ME = 0
 
@@ -31,14 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default=None, help="the game's seed (default: a fresh one)")
     parser.add_argument("--ai", default="heuristic", help="the AI at every other seat")
     parser.add_argument("--name", default="you", help="your name at the table")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rule-set option, e.g. target=40 or rounds=4",
-    )
-    parser.set_defaults(_parser=parser)
+    add_option_arguments(parser)
 
 
 class Style:

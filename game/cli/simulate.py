@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game import ai
+from game.cli import add_option_arguments, parse_options
 from game.errors import MalformedRecord
 from game.game import Game
 from game.record import dumps
@@ -39,25 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="once for every seat, or once per seat in seat order (default random)",
     )
     parser.add_argument("--records", metavar="DIR", help="write each game's record here")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rule-set option, e.g. target=40 or rounds=4",
-    )
-    parser.set_defaults(_parser=parser)
-
-
-def parse_options(pairs: list[str]) -> dict[str, int]:
-    """``["target=40"]`` -> ``{"target": 40}``; ``ValueError`` naming the bad pair."""
-    options: dict[str, int] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key or not value.strip().lstrip("-").isdigit():
-            raise ValueError(f"option {pair!r} is not KEY=INTEGER")
-        options[key.strip()] = int(value)
-    return options
+    add_option_arguments(parser)
 
 
 @dataclass
