@@ -142,20 +142,10 @@ class Member:
         self, predicate: Callable[[Message], bool] | None = None, timeout: float = 5.0
     ) -> Message:
         """Wait for the next ephemeral message (created or edited) that this member sees."""
-        fake = self.guild.fake
-        start = len(fake.notifier.events)
-
-        def check() -> Message | None:
-            for _kind, msg in fake.notifier.events[start:]:
-                if (
-                    msg.ephemeral_to is self
-                    and not msg.deleted
-                    and (predicate is None or predicate(msg))
-                ):
-                    return msg
-            return None
-
-        return await fake.notifier.wait_for(check, timeout, f"an ephemeral message for {self.name}")
+        return await _next_message(
+            self.guild.fake, lambda m: m.ephemeral_to is self, predicate, timeout,
+            f"an ephemeral message for {self.name}",
+        )
 
     async def slash(self, channel: TextChannel, command: str, **options: Any) -> InteractionResult:
         """Run a slash command ("group sub" names), options as keyword arguments."""
@@ -241,21 +231,10 @@ class TextChannel:
         self, predicate: Callable[[Message], bool] | None = None, timeout: float = 5.0
     ) -> Message:
         """Wait for the next public message created or edited here that matches `predicate`."""
-        fake = self.guild.fake
-        start = len(fake.notifier.events)
-
-        def check() -> Message | None:
-            for _kind, msg in fake.notifier.events[start:]:
-                if (
-                    msg.channel is self
-                    and msg.ephemeral_to is None
-                    and not msg.deleted
-                    and (predicate is None or predicate(msg))
-                ):
-                    return msg
-            return None
-
-        return await fake.notifier.wait_for(check, timeout, f"a message in #{self.name}")
+        return await _next_message(
+            self.guild.fake, lambda m: m.channel is self and m.ephemeral_to is None, predicate,
+            timeout, f"a message in #{self.name}",
+        )
 
     async def set_permissions(
         self, target: Member | Role, *, allow: int = 0, deny: int = 0
@@ -404,3 +383,22 @@ class Guild:
 
     def __repr__(self) -> str:
         return f"<Guild {self.name} {self.id}>"
+
+
+async def _next_message(
+    fake: FakeDiscord,
+    where: Callable[[Message], bool],
+    predicate: Callable[[Message], bool] | None,
+    timeout: float,
+    what: str,
+) -> Message:
+    """The next message created or edited from now on that is ``where`` and matches."""
+    start = len(fake.notifier.events)
+
+    def check() -> Message | None:
+        for _kind, msg in fake.notifier.events[start:]:
+            if where(msg) and not msg.deleted and (predicate is None or predicate(msg)):
+                return msg
+        return None
+
+    return await fake.notifier.wait_for(check, timeout, what)
