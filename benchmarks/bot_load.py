@@ -33,8 +33,8 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fakediscord import FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
-from tests.fakediscord.base import Notifier, WaitTimeout  # noqa: E402
+from fakediscord import FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
+from fakediscord.base import Notifier, WaitTimeout  # noqa: E402
 
 T = TypeVar("T")
 TOKEN = "fake.bot-load-benchmark"

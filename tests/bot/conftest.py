@@ -12,7 +12,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.client import LamaBot
-from tests.fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
+from fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.fakediscord import FakeDiscord, Member, Message, TextChannel
+from fakediscord import FakeDiscord, Member, Message, TextChannel
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 WAIT = 10.0

@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from cogs.cards import cards_text
+from fakediscord import FakeDiscord
 from game import Card, from_dict
 from game.views import summary
-from tests.fakediscord import FakeDiscord
 
 HAND_LINE = re.compile(r"Your (?:hand|tiles): ([^\n]*)")
 CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")

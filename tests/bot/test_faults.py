@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import cogs.timely
+from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, action_buttons, current, play_out
 from tests.bot.test_restart import stored_actions, take_turn
-from tests.fakediscord import Message
 
 
 async def start(world: World, *, ai: bool = False, variant: str = "classic") -> Message:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from bot import create_bot
 from bot.client import intents
+from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import current, play_out
-from tests.fakediscord import FakeDiscord, Member, Message
 
 
 async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:

@@ -24,8 +24,8 @@ import pytest
 from bot import create_bot
 from bot.catalog import read
 from bot.i18n import FSI, LRI, PDI
+from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 
 WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")

@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.store import SqliteStore
+from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import WAIT, action_buttons, current, first_button
 from tests.bot.test_restart import Table, changed, stored_actions, take_turn
-from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "kill-11"

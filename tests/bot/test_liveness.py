@@ -17,9 +17,7 @@ import pytest
 from bot import create_bot
 from bot.client import LamaBot
 from bot.clock import ManualClock
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, current
-from tests.fakediscord import (
+from fakediscord import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
     SEND_MESSAGES,
@@ -29,6 +27,8 @@ from tests.fakediscord import (
     Message,
     TextChannel,
 )
+from tests.bot.conftest import make_settings
+from tests.bot.helpers import Turn, current
 
 WAIT = 5.0
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.settings import Settings
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from fakediscord import EMBED_LINKS, SEND_MESSAGES
 from tests.bot.conftest import World
-from tests.fakediscord import EMBED_LINKS, SEND_MESSAGES
 
 
 @pytest.mark.parametrize("denied", [SEND_MESSAGES, EMBED_LINKS])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.helpers import action_buttons, current
-from tests.fakediscord import Message
 
 
 async def start_game(world: World, variant: str = "classic") -> Message:

@@ -10,6 +10,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.client import LamaBot
+from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import (
     WAIT,
@@ -21,7 +22,6 @@ from tests.bot.helpers import (
     is_table,
     play_out,
 )
-from tests.fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 
 
 async def take_turn(

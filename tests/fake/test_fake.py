@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import (
+from fakediscord import (
     MANAGE_MESSAGES,
     SEND_MESSAGES,
     FakeDiscord,
@@ -23,7 +23,7 @@ from tests.fakediscord import (
     Member,
     TextChannel,
 )
-from tests.fakediscord.validate import ApiError, check_message
+from fakediscord.validate import ApiError, check_message
 
 # --- the bot under test -----------------------------------------------------------------------
 

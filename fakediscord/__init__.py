@@ -6,7 +6,7 @@ Only the wire is fake: the bot is a real ``commands.Bot`` / ``commands.AutoShard
 
 Driver API::
 
-    from tests.fakediscord import FakeDiscord, FakeDiscordError, MANAGE_MESSAGES, SEND_MESSAGES
+    from fakediscord import FakeDiscord, FakeDiscordError, MANAGE_MESSAGES, SEND_MESSAGES
 
     async with FakeDiscord(interaction_timeout=3.0, transcript_dir=None) as fake:
         guild = fake.add_guild("Lama Club", locale="en-US", bot_permissions=None)
