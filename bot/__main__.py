@@ -6,6 +6,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -33,7 +34,16 @@ def _not_about_voice(record: logging.LogRecord) -> bool:
 async def run(settings: Settings, token: str) -> None:
     bot = create_bot(settings)
     async with bot:
+        await bot.store.open()  # a bad database file is reported before contacting Discord
         await bot.start(token)
+
+
+def unreachable(settings: Settings, error: BaseException) -> str:
+    """One line for a network failure while logging in."""
+    where = settings.lama_discord_url or "discord.com"
+    return (f"Cannot reach Discord at {where} ({type(error).__name__}: {error}): check the "
+            "network connection" + (" and LAMA_DISCORD_URL." if settings.lama_discord_url
+                                    else "."))
 
 
 def main() -> int:
@@ -62,6 +72,9 @@ def main() -> int:
         return 1
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+        sys.stderr.write(unreachable(settings, exc) + "\n")
         return 1
     except KeyboardInterrupt:
         log.info("stopped")

@@ -43,3 +43,23 @@ class CannotPost(BotError):
         "I cannot post in this channel: a server admin needs to give me the View Channel, "
         "Send Messages and Embed Links permissions here."
     )
+
+
+class GameGone(BotError):
+    """A click on a button drawn for a lobby or game that is no longer this channel's."""
+
+    message = N_("That button is out of date: its game is over.")
+
+
+class LegacyButtonUsed(BotError):
+    """A click on a button of the bot's first format, from before an upgrade."""
+
+    # TRANSLATORS: {cmd_hand} and {cmd_start} are slash commands
+    message = N_("That button is out of date (from an older version of the bot). Use "
+                 "{cmd_hand} to see your hand, or {cmd_start} to open a new game.")
+
+
+class NotAMove(BotError):
+    """An action text that names no move at all (a forged or garbled component)."""
+
+    message = N_("That is not a move of this game.")

@@ -12,12 +12,15 @@ import contextlib
 import json
 import logging
 import math
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import aiosqlite
+
+from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,7 @@ END_STOPPED = "stopped"
 
 class StoreError(RuntimeError):
     """The database cannot be used (for example, written by a newer version)."""
+
 
 
 @dataclass(frozen=True)
@@ -183,13 +187,21 @@ class SqliteStore:
         WAL keeps every committed transaction through a killed process; ``synchronous=FULL``
         also through a power cut (one fsync per accepted action, cheap at a game's pace).
         """
-        self._db = await aiosqlite.connect(self.path)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=FULL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._migrate()
+        if self._db is not None:
+            return  # python -m bot opens the store before logging in; setup_hook again
+        try:
+            # checked first, reading only: a file that is not a sound database stays untouched
+            await asyncio.to_thread(probe, self.path)
+            self._db = await aiosqlite.connect(self.path, timeout=OPEN_TIMEOUT)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=FULL")
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._migrate()
+        except sqlite3.Error as error:
+            await self.close()
+            raise StoreError(open_problem(self.path, error)) from error
 
     async def close(self) -> None:
         if self._db is not None:

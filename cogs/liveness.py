@@ -85,13 +85,13 @@ class Liveness(commands.Cog):
         if session.status is Status.LOBBY:
             await session.leave(user.id)
             await interaction.response.send_message(tr("{name} left the lobby.",
-                                                       name=user.display_name))
+                                                       name=tr.name(user.display_name)))
             await self._edit_lobby(session, None)
             return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
             "{name} left the game: an AI plays their seat now. {cmd_hand} takes it back.",
-            name=session.seats[seat].name))
+            name=tr.name(session.seats[seat].name)))
         await self.bot.sessions.publish(session)
 
     # ---- the watchdog's messages (bot.timers.Announcer) ------------------
@@ -111,11 +111,11 @@ class Liveness(commands.Cog):
     ) -> None:
         tr = public_tr(session)
         names = [s.name for s in session.seats]
-        lines = [tr("⏰ {name} ran out of time.", name=names[seat])]
+        lines = [tr("⏰ {name} ran out of time.", name=tr.name(names[seat]))]
         lines += [t for e in visible_to(events, None) if (t := event_text(tr, e, names))]
         if handed_over:
             lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat now. "
-                            "{cmd_hand} takes it back.", name=names[seat]))
+                            "{cmd_hand} takes it back.", name=tr.name(names[seat])))
         await self._post(session, content="\n".join(lines))
 
     async def lobby_expired(self, session: Session) -> None:

@@ -7,9 +7,9 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.errors import BotError
+from bot.errors import BotError, NotAMove
 from bot.i18n import LANGUAGE_SETTING, Translator, pick, translator
-from game import GameOver, NotYourTurn, RulesError
+from game import GameOver, IllegalAction, MalformedRecord, NotYourTurn
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,10 @@ def refusal_text(tr: Translator, error: BaseException) -> str | None:
         return tr("It is not your turn.")
     if isinstance(error, GameOver):
         return tr("This game is over.")
-    if isinstance(error, RulesError):
+    if isinstance(error, IllegalAction):  # only an action the engine refused is a move
         return tr("That move is not allowed now.")
+    if isinstance(error, MalformedRecord):  # text that names no move (a forged component)
+        return tr(NotAMove.message)
     return None
 
 

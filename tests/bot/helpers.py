@@ -13,15 +13,15 @@ WAIT = 10.0
 
 
 def is_table(message: Message) -> bool:
-    return any(b.custom_id.startswith("lama:v1:hand:") for b in message.buttons)
+    return any(b.custom_id.startswith("lama:v2:hand:") for b in message.buttons)
 
 
 def is_final(message: Message) -> bool:
-    return any(b.custom_id.startswith("lama:v1:rematch:") for b in message.buttons)
+    return any(b.custom_id.startswith("lama:v2:rematch:") for b in message.buttons)
 
 
 def action_buttons(message: Message) -> list[str]:
-    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v1:act:")]
+    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v2:act:")]
 
 
 @dataclass

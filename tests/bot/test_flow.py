@@ -59,7 +59,7 @@ def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
     for select in hand.selects:
         if ":gift" in select.custom_id:
             return select.custom_id, select.options[-1].value
-    buttons = [b.custom_id for b in hand.buttons if b.custom_id.startswith("lama:v1:act:")]
+    buttons = [b.custom_id for b in hand.buttons if b.custom_id.startswith("lama:v2:act:")]
     plays = [b for b in buttons if ":play " in b]
     return (plays or buttons)[0], None
 

@@ -47,7 +47,7 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     assert not lobby.buttons, "the lobby closes when the game starts"
 
     final = await play_out(world.fake, world.table, world.members)
-    rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v1:rematch:"))
+    rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v2:rematch:"))
     game_id = rematch.custom_id.rsplit(":", 1)[1]
     stored = await world.bot.store.game(world.guild.id, game_id)
     assert stored is not None and stored["status"] == "finished"

@@ -138,12 +138,14 @@ async def open_game(host: Member, others: list[Member], table: TextChannel, vari
     reply = await host.slash(table, "lama start", variant=variant, **SHORT[variant])
     lobby = reply.message
     assert lobby is not None
-    prefix = f"lama:v1:lobby:{table.id}:"
+    def button(op: str) -> str:
+        return next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":" + op))
+
     for member in others:
-        await member.click(lobby, prefix + "join")
+        await member.click(lobby, button("join"))
     for _ in range(ais):
-        await host.click(lobby, prefix + "ai")
-    await host.click(lobby, prefix + "start")
+        await host.click(lobby, button("ai"))
+    await host.click(lobby, button("start"))
 
 
 def _state(table: TextChannel) -> tuple[tuple[int, int], Message | None, bool]:
@@ -176,7 +178,8 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
         if current is None or match is None:
             continue
         member = by_id[int(match[1])]
-        hand = (await member.click(current, f"lama:v1:hand:{table.id}")).message
+        hand_id = next(b.custom_id for b in current.buttons if ":hand:" in b.custom_id)
+        hand = (await member.click(current, hand_id)).message
         assert hand is not None and hand.ephemeral
         while hand.selects or any(":act:" in b.custom_id for b in hand.buttons):
             if hand.selects:

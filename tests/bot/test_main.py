@@ -23,9 +23,11 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-async def run_bot(tmp_path: Path, env: dict[str, str]) -> tuple[int, str, str]:
+async def run_bot(
+    tmp_path: Path, env: dict[str, str], prefix: list[str] | None = None
+) -> tuple[int, str, str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        *(prefix or []), sys.executable, "-m", "bot", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), 30)
