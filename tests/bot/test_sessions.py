@@ -11,6 +11,7 @@ import pytest
 from bot.errors import NotAllowed, StaleButton
 from bot.sessions import Change, Session, Sessions, Status
 from bot.store import SqliteStore
+from bot.takeover import hand_to_ai
 from game import EventKind, NotYourTurn, player_view, summary
 
 GUILD, CHANNEL = 1, 2
@@ -95,13 +96,15 @@ async def test_a_game_against_ais_runs_to_the_end(sessions: Sessions) -> None:
         await session.start(ANA)
     await session.join(ANA, "ana")
     await session.start(ANA)
+    await hand_to_ai(session, ANA)  # /lama leave: an AI plays ana's seat, which counts for her
     await sessions.publish(session)
     await asyncio.wait_for(over.wait(), 20)
     assert session.status is Status.FINISHED and sessions.get(CHANNEL) is None
     assert session.game is not None
-    assert len(published) == len(session.game.history) + 1, "the opening, then every action"
+    assert len(published) == len(session.game.history) + 2, (
+        "the opening, the hand-over, then every action")
     assert [s.user_id for s in await sessions.store.standings(GUILD)] == [ANA], (
-        "AI seats count for nobody")
+        "AI seats count for nobody; a seat an AI played for ana counts for her")
     stored = await sessions.store.game(GUILD, session.game_id)
     assert stored is not None and stored["status"] == "finished"
 
