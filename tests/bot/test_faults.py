@@ -111,6 +111,7 @@ async def test_two_players_clicking_at_once_apply_only_the_legal_move(world: Wor
     assert ana_click.type == 7 and "out of date" not in ana_click.message.text  # type: ignore[union-attr]
 
 
+@pytest.mark.slow  # plays the game to its end
 async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(world: World) -> None:
     assert cogs.timely.DEFER_AFTER < 3, "Discord's limit for the first answer"
     table = await start(world)
@@ -154,6 +155,7 @@ async def test_an_expired_token_never_stops_the_game(world: World) -> None:
     world.fake.refusals.remove(expired[0])
 
 
+@pytest.mark.slow  # plays the game to its end
 async def test_a_dropped_gateway_loses_no_game(world: World) -> None:
     await start(world)
     for _ in range(3):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot import create_bot
 from bot.client import intents
 from fakediscord import FakeDiscord, Member, Message
@@ -36,6 +38,7 @@ def test_no_privileged_intents() -> None:
     assert value.guilds
 
 
+@pytest.mark.slow  # a whole game
 async def test_a_game_against_ais_then_a_rematch(world: World) -> None:
     lobby = (await world.ana.slash(world.table, "lama start", variant="classic", target=8)).message
     assert lobby is not None
@@ -65,6 +68,7 @@ def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
     return (plays or buttons)[0], None
 
 
+@pytest.mark.slow  # a whole game
 async def test_kadabra_gift_select(world: World) -> None:
     lobby = (await world.ana.slash(world.table, "lama start", variant="kadabra", target=15)).message
     assert lobby is not None

@@ -35,6 +35,7 @@ def replay(record: dict, tmp_path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # a whole game of each rule set
 @pytest.mark.parametrize(("variant", "options"), GAMES)
 async def test_whole_game(world: World, tmp_path: Path, variant: str, options: dict) -> None:
     reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)

@@ -249,6 +249,7 @@ async def test_language_setting_needs_manage_server_and_auto_restores(lang: Lang
     assert "No server language is set" in shown.message.text
 
 
+@pytest.mark.slow  # twenty whole games
 @pytest.mark.parametrize("variant", ["classic", "kadabra", "dice", "tutorial"])
 @pytest.mark.parametrize("language", ["en", "fr", "es", "de", "fa"])
 async def test_whole_games_fit_discords_limits(lang: Lang, language: str, variant: str) -> None:

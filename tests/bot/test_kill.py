@@ -13,6 +13,8 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.store import SqliteStore
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
@@ -86,6 +88,7 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path) -> AsyncIterator[
         await process.wait()
 
 
+@pytest.mark.slow  # bot processes started and killed
 async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_path: Path) -> None:
     expected = await reference_record(tmp_path)
     db = tmp_path / "lama.db"

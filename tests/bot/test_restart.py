@@ -110,6 +110,7 @@ def last_table(channel: TextChannel) -> Message:
     return turn.table
 
 
+@pytest.mark.slow  # restarts the bot and plays a whole game
 async def test_buttons_posted_before_a_restart_work_after_it(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
@@ -136,6 +137,7 @@ async def test_buttons_posted_before_a_restart_work_after_it(club: Table) -> Non
         assert "ana" in final.text and "ben" in final.text
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
     fake = club.fake
     db = Path(club.settings.lama_db)
@@ -160,6 +162,7 @@ async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
         ]
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
@@ -174,6 +177,7 @@ async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
         assert "AI 1" in final.text
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_a_deleted_table_is_posted_again(club: Table) -> None:
     fake = club.fake
     bot = club.bot()

@@ -78,6 +78,7 @@ async def test_every_action_is_saved_and_restores(sessions: Sessions) -> None:
     assert restored.game.apply(seat, action) == session.game.apply(seat, action)
 
 
+@pytest.mark.slow  # a whole game
 async def test_a_game_against_ais_runs_to_the_end(sessions: Sessions) -> None:
     published: list[Change] = []
     over = asyncio.Event()

@@ -36,6 +36,9 @@ async def one_line_failure(tmp_path: Path, db: Path, **env: str) -> str:
     return lines[0]
 
 
+pytestmark = pytest.mark.slow  # each test runs python -m bot
+
+
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     folder = tmp_path / "data"
@@ -111,8 +114,7 @@ def locked(data: Path) -> Iterator[tuple[Path, tuple[bytes, int, list[str]]]]:
     holder.close()
 
 
-@pytest.mark.slow  # waits out the 5-second lock timeout
-async def test_a_locked_database(
+async def test_a_locked_database(  # waits out the 5-second lock timeout
     tmp_path: Path, locked: tuple[Path, tuple[bytes, int, list[str]]]
 ) -> None:
     db, before = locked
