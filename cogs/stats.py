@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import Translator
+from bot.errors import BotError
+from bot.i18n import N_, Translator
 from bot.markdown import EMBED_TITLE, clip
 from bot.store import Standing
 from cogs.common import place, require_variant
@@ -88,6 +89,8 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         guild_id, _ = place(interaction)
+        if user is not None and not isinstance(user, discord.abc.User):  # a forged option
+            raise BotError(N_("{option} must be a member of this server."), option="user")
         tr = user_tr(interaction)
         who = user or interaction.user
         standing = await self.bot.store.standing(guild_id, who.id)

@@ -186,11 +186,14 @@ async def test_forged_slash_options_are_refused_and_open_nothing(world: World) -
         ("leaderboard", {"variant": "bogus"}, "no rule set called"),
         ("config turn_timeout", {"seconds": "x"}, "A turn timeout is 0"),
         ("config language", {"language": "xx"}, "no language"),
+        ("stats", {"user": "12345"}, "user must be a member of this server"),
     ]
     for path, options, expected in cases:
         reply = await forged_slash(world.fake, world.ana, world.table, path, **options)
         text = reply.message.text if reply.message else ""
         assert reply.ephemeral and expected in text, (path, options, text)
         assert "That move is not allowed" not in text and "went wrong" not in text
+    french = await forged_slash(world.fake, world.cleo, world.table, "start", target=0)
+    assert "objectif doit être un nombre entier de 1 à 500" in french.message.text
     assert world.bot.sessions.get(world.table.id) is None and not world.table.messages
     assert await world.bot.store.guild_setting(world.guild.id, "language") is None
