@@ -26,6 +26,7 @@ from bot.catalog import read
 from bot.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
+from tests.bot.helpers import settled
 
 WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")
@@ -188,8 +189,7 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
             else:
                 button = next(b for b in hand.buttons if ":act:" in b.custom_id)
                 result = await member.click(hand, button.custom_id)
-            assert result.message is not None
-            hand = result.message
+            hand = await settled(result)
     raise AssertionError("the game did not end")
 
 

@@ -21,6 +21,7 @@ from tests.bot.helpers import (
     first_button,
     is_table,
     play_out,
+    settled,
 )
 
 
@@ -50,7 +51,7 @@ async def take_turn(
             result = await member.click(hand, custom_id)
         else:
             result = await member.select(hand, value, custom_id=custom_id)
-        assert result.type == 7, result
+        await settled(result)
         await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to show the move")
         return result
 
@@ -131,7 +132,7 @@ async def test_buttons_posted_before_a_restart_work_after_it(club: Table) -> Non
         assert current(club.channel).table is table, "refreshed in place, not reposted"  # type: ignore[union-attr]
         assert table.buttons and "your turn" in table.text
         clicked = await to_act.click(hand, action_buttons(hand)[0])
-        assert clicked.type == 7 and clicked.message is hand
+        assert await settled(clicked) is hand
         assert len(stored_actions(Path(club.settings.lama_db))) == 4
         final = await play_out(fake, club.channel, club.members)
         assert "ana" in final.text and "ben" in final.text
