@@ -171,7 +171,9 @@ class Pacing:
             self.stats.banned += 1
             return web.Response(status=429, text="error code: 1015"), Ticket(None, "", exempt)
         if now >= bucket.reset_at:
-            if bucket.exhausted_at is not None and now - bucket.reset_at < 0.05 * self.clock.scale:
+            if bucket.exhausted_at is not None and now - bucket.reset_at < spec.window:
+                # The next request came within a window of the reset: the client most likely
+                # waited for it (an estimate, at most the time the bucket stayed exhausted).
                 self.stats.waited += bucket.reset_at - bucket.exhausted_at
             bucket.count, bucket.reset_at, bucket.exhausted_at = 0, now + spec.window, None
         if not exempt:

@@ -1,4 +1,4 @@
-"""Raw HTTP against the fake Discord: one request, Discord's exact answer (status, body, headers)."""
+"""Raw HTTP against the fake Discord: Discord's exact answer (status, body, headers)."""
 
 from __future__ import annotations
 
