@@ -6,12 +6,14 @@ import base64
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from fakediscord.base import SEND_MESSAGES_IN_THREADS
 from fakediscord.emojis import MAX_APPLICATION_EMOJIS
 from tests.fake.rawclient import Env, env
+from tests.fake.test_fake import DemoBot
 
 __all__ = ["env"]
 
@@ -39,8 +41,9 @@ async def test_refused_sync_keeps_the_previous_commands(env: Env) -> None:
 async def test_embeds_dropped_without_embed_links(env: Env, allowed: bool) -> None:
     if not allowed:
         await env.table.set_permissions(env.guild.me, deny=EMBED_LINKS)
-    answer = await env.call("POST", "/channels/{channel}/messages",
-                            {"content": "x", "embeds": [{"title": "t"}]})
+    answer = await env.call(
+        "POST", "/channels/{channel}/messages", {"content": "x", "embeds": [{"title": "t"}]}
+    )
     assert answer.status == 200 and not env.fake.refusals, "no error: a silent drop"
     assert len(answer.body["embeds"]) == (1 if allowed else 0)
     assert env.fake.dropped_embeds == (0 if allowed else 1)
@@ -79,12 +82,14 @@ async def test_thread_types_and_a_thread_from_a_message(env: Env) -> None:
         made = await env.call("POST", "/channels/{channel}/threads", {"name": "t", "type": kind})
         assert made.status == 201 and made.body["type"] == kind
         assert made.body["parent_id"] == str(env.table.id)
-    first = await env.call("POST", "/channels/{channel}/messages/{message}/threads",
-                           {"name": "round 1"})
+    first = await env.call(
+        "POST", "/channels/{channel}/messages/{message}/threads", {"name": "round 1"}
+    )
     assert first.status == 201 and first.body["id"] == str(env.message.id)
     assert first.body["type"] == 11
-    again = await env.call("POST", "/channels/{channel}/messages/{message}/threads",
-                           {"name": "round 1"})
+    again = await env.call(
+        "POST", "/channels/{channel}/messages/{message}/threads", {"name": "round 1"}
+    )
     assert again.code == 160004
     nested = await env.call("POST", "/channels/{thread}/threads", {"name": "t", "type": 11})
     assert nested.code == 50024
@@ -159,3 +164,33 @@ async def test_application_emojis_stop_at_2000(env: Env) -> None:
     assert last.status == 201
     refused = await env.call("POST", EMOJIS, {"name": "one_more", "image": png(1)})
     assert (refused.status, refused.code) == (400, 30018)
+
+
+async def test_discord_py_threads_and_application_emojis(env: Env) -> None:
+    """The unmodified client reads the fake's threads and application emojis."""
+    bot = DemoBot()
+    async with env.fake.run(bot):
+        channel = bot.get_channel(env.table.id)
+        assert isinstance(channel, discord.TextChannel)
+        private = await channel.create_thread(
+            name="secret", type=discord.ChannelType.private_thread
+        )
+        assert private.type == discord.ChannelType.private_thread
+        posted = await channel.send("round 1")
+        thread = await posted.create_thread(name="round 1")
+        assert thread.id == posted.id and thread.parent_id == env.table.id
+        inside = await thread.send("in the thread")
+        await thread.edit(archived=True)
+        with pytest.raises(discord.HTTPException) as caught:
+            await inside.edit(content="too late")
+        assert caught.value.code == 50083
+        await thread.send("back")  # unarchives
+        assert not env.guild.threads[-1].archived
+        env.fake.refusals.clear()
+        emoji = await bot.create_application_emoji(
+            name="lama", image=b"\x89PNG\r\n\x1a\n" + b"0" * 8
+        )
+        assert [e.id for e in await bot.fetch_application_emojis()] == [emoji.id]
+        assert (await bot.fetch_application_emoji(emoji.id)).name == "lama"
+        await emoji.delete()
+        assert await bot.fetch_application_emojis() == []
