@@ -231,6 +231,7 @@ class InteractionRoutes:
         fake = self.fake
         inter = self._by_token(request)
         body = await read_body(request, fake)
+        _check_bool_query(request, "wait", "with_components")
         if inter.response_type is None or inter.response_type in (8, 9):
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
         check_message(body, create=True)
@@ -292,6 +293,19 @@ def _err(path: str, message: str) -> dict[str, Any]:
     for part in reversed(path.split(".")):
         node = {part: node}
     return node
+
+
+BOOLEANS = ("true", "false", "True", "False", "1", "0")
+
+
+def _check_bool_query(request: web.Request, *names: str) -> None:
+    """Boolean query parameters: anything else is refused 50035 (Discord's query checks)."""
+    for name in names:
+        value = request.query.get(name)
+        if value is not None and value not in BOOLEANS:
+            raise ApiError(
+                400, INVALID_FORM_BODY, "Invalid Form Body", _err(name, "Must be a boolean.")
+            )
 
 
 def _check_modal(data: dict[str, Any]) -> None:

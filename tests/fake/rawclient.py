@@ -61,7 +61,7 @@ class Env:
 
     def fill(self, path: str) -> str:
         """Replace {app}, {guild}, {channel}, {message}, {thread}, {archived}, {locked},
-        {callback} (a new slash interaction's callback path) and {autocomplete}."""
+        {callback} (a new slash interaction's callback path), {autocomplete} and {followup}."""
         values = {
             "app": self.fake.application_id,
             "guild": self.guild.id,
@@ -74,6 +74,10 @@ class Env:
         if "{callback}" in path:
             inter = self.interaction(2)
             values["callback"] = f"interactions/{inter.id}/{inter.token}/callback"
+        if "{followup}" in path:
+            inter = self.interaction(2)
+            inter.response_type = 5  # deferred: followups are open
+            values["followup"] = f"webhooks/{self.fake.application_id}/{inter.token}"
         if "{autocomplete}" in path:
             inter = self.interaction(4)
             values["autocomplete"] = f"interactions/{inter.id}/{inter.token}/callback"

@@ -1,7 +1,8 @@
 """One request per Discord rule: the broken one gets Discord's answer, the fixed one passes.
 
-``expect`` is ``(status, code)`` for a refusal (50035 must carry Discord's ``errors`` tree) or
-``"lint"`` for what Discord silently ignores.
+``path`` may be ``"bad|good"`` when the fix is in the path. ``expect`` is ``(status, code)``
+for a refusal (50035 must carry Discord's ``errors`` tree) or ``"lint"`` for what Discord
+silently ignores.
 """
 
 from __future__ import annotations
@@ -146,7 +147,8 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
      {"content": "x", "flags": 4}, (400, 50035)),
     ("nonce-long", "POST", MSGS, {"content": "x", "nonce": "n" * 26},
      {"content": "x", "nonce": "n" * 25}, (400, 50035)),
-    ("history-limit", "GET", MSGS + "?limit=101", None, None, (400, 50035)),
+    ("history-limit", "GET", MSGS + "?limit=101|" + MSGS + "?limit=100", None, None,
+     (400, 50035)),
     # --- lint: what Discord silently ignores --------------------------------------------------
     ("lint-contnet", "POST", MSGS, {"contnet": "x", "content": "x"}, {"content": "x"}, "lint"),
     ("lint-lable", "POST", MSGS, {"content": "x", "components": row(button(lable="Go"))},
@@ -169,6 +171,8 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
      {"type": 8, "data": {"choices": [{"name": f"{i}", "value": "v"} for i in range(26)]}},
      {"type": 8, "data": {"choices": [{"name": f"{i}", "value": "v"} for i in range(25)]}},
      (400, 50035)),
+    ("followup-wait", "POST", "/{followup}?wait=maybe|/{followup}?wait=1", {"content": "x"},
+     {"content": "x"}, (400, 50035)),
     # --- threads ------------------------------------------------------------------------------
     ("thread-type", "POST", "/channels/{channel}/threads", {"name": "t", "type": 0},
      {"name": "t", "type": 12}, (400, 50035)),
@@ -194,6 +198,7 @@ async def test_rule(env: Env, method: str, path: str, bad: Any, good: Any, expec
     if "{archived}/messages/{message}" in path:
         env.message = env.bot_message(env.archived, "old")
     before = list(fake.global_commands)
+    path, _, good_path = path.partition("|")
     answer = await env.call(method, path, bad)
     if expect == "lint":
         assert answer.status < 300, answer.body
@@ -206,8 +211,8 @@ async def test_rule(env: Env, method: str, path: str, bad: Any, good: Any, expec
         assert code != 50035 or _has_errors_tree(answer.body), answer.body
         assert fake.refusals[-1].code == code
         assert fake.global_commands == before, "a refused sync leaves the commands intact"
-    if good is None:
+    if good is None and not good_path:
         return
-    fixed = await env.call(method, path, good)
+    fixed = await env.call(method, good_path or path, good)
     assert fixed.status < 300, fixed.body
     assert not fake.lint
