@@ -5,12 +5,15 @@ right-to-left override ends with the name."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+from bot import create_bot
+from bot.clock import ManualClock
 from bot.markdown import escape
 from fakediscord import FakeDiscord, Member
-from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, current, play_out
+from tests.bot.conftest import World, make_settings
+from tests.bot.helpers import WAIT, Turn, current, play_out
 
 RLO, FSI, PDI = "\u202e", "\u2068", "\u2069"
 HOSTILE = [
@@ -72,7 +75,7 @@ def check_isolated(text: str) -> None:
             index = line.find(RLO, index + 1)
 
 
-def check_all(fake: FakeDiscord) -> None:
+def check_all(fake: FakeDiscord, names: list[str]) -> None:
     shown: set[str] = set()
     plain_seen: list[str] = []
     for body in payloads(fake):
@@ -84,14 +87,13 @@ def check_all(fake: FakeDiscord) -> None:
             for line in bare.split("\n"):
                 start = line.lstrip(f" {FSI}{PDI}0123456789.▶️▫️🏳️🤖")
                 assert not start.startswith(("#", ">")), line
-            shown.update(name for name in HOSTILE if escape(name) in text)
+            shown.update(name for name in names if escape(name) in text)
             check_isolated(text)
         for text in plain:
             assert "\\" not in text, text
             check_isolated(text)
             plain_seen.append(text)
-    assert shown == set(HOSTILE), f"never shown: {set(HOSTILE) - shown}"
-    assert any(HOSTILE[0] in text for text in plain_seen), "a footer shows a name literally"
+    assert shown == set(names), f"never shown: {set(names) - shown}"
 
 
 async def test_hostile_names_in_every_kind_of_message(world: World) -> None:
@@ -126,4 +128,44 @@ async def test_hostile_names_in_every_kind_of_message(world: World) -> None:
     await fake.notifier.wait_for(lambda: current(table), WAIT, "the table")
     await people[5].slash(table, "lama leave")
     await people[7].slash(table, "lama stop")
-    check_all(fake)
+    check_all(fake, HOSTILE)
+    footers = [t for body in payloads(fake) for t in texts(body)[1]]
+    assert any(HOSTILE[0] in text for text in footers), "a footer shows a name literally"
+
+
+async def test_hostile_names_in_the_timers_messages(tmp_path: Path) -> None:
+    """Reminders, a move played at the deadline, an AI taking over a seat."""
+    clock = ManualClock()
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Lama Club")
+        table = guild.add_text_channel("lama")
+        first, second = guild.add_member(HOSTILE[0]), guild.add_member(HOSTILE[-1])
+        async with fake.run(create_bot(make_settings(tmp_path), clock=clock)):
+            lobby = (await first.slash(table, "lama start", target=300, turn_timeout=30)).message
+            assert lobby is not None
+            await second.click(lobby, "Join")
+            await first.click(lobby, "Start")
+
+            def turn_of(member: Member) -> Turn | None:
+                turn = current(table)
+                return turn if turn is not None and turn.user_id == member.id else None
+
+            async def time_out(text: str) -> None:
+                note = table.wait_for_message(lambda m: text in m.content)
+                clock.advance(30)
+                fake.clock.advance(30)
+                await note
+
+            await time_out("ran out of time")  # the first player's round is played for them
+            for _ in range(2):  # the second quits, alone; starts the next round and quits
+                turn = await fake.notifier.wait_for(lambda: turn_of(second), WAIT, "2nd's turn")
+                assert turn.table is not None
+                hand = (await second.click(turn.table, "My hand")).message
+                assert hand is not None
+                await second.click(hand, "Quit")
+            await fake.notifier.wait_for(lambda: turn_of(first), WAIT, "the first's turn")
+            await time_out("twice in a row")  # an AI takes the first player's seat
+        assert not fake.failures and not fake.refusals, (fake.failures, fake.refusals)
+        check_all(fake, [HOSTILE[0], HOSTILE[-1]])
+        notes = [m.content for m in table.messages if "⏰" in m.content]
+        assert any("ran out of time" in n for n in notes), notes
