@@ -26,17 +26,8 @@ from bot.guild_settings import GuildSettings
 from bot.i18n import N_
 from bot.store import SeatResult, Store
 from bot.timers import TimerState, Watchdog
-from game import (
-    Action,
-    Event,
-    Game,
-    MalformedRecord,
-    PlayerView,
-    from_dict,
-    player_view,
-    rng,
-    to_dict,
-)
+from game import Action, Event, Game, PlayerView, from_dict, player_view, rng, to_dict
+from game.errors import MalformedRecord
 
 log = logging.getLogger(__name__)
 
@@ -419,7 +410,8 @@ class Sessions:
         session = Session(
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
-        session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        session.seats = (list(seats) if seats is not None
+                         else [Seat(host[0], session._free_name(host[1]))])
         self._by_channel[channel_id] = session
         self.timers.observe(session)  # the lobby's expiry
         await session.store_now()
