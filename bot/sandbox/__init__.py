@@ -47,7 +47,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str], *, intro: str = "") -> int:
     """Run until Ctrl-C; `intro` starts the one line that gives the address."""
     args = parse_args(argv)
-    logging.basicConfig(level="WARNING", format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level="WARNING", format="%(levelname)s %(name)s: %(message)s", force=True)
     if args.db is not None and args.db.exists():
         sys.stderr.write(f"{args.db} exists: the sandbox only writes a new database file.\n")
         return 2
