@@ -96,6 +96,41 @@ def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
             running.stop()
 
 
+def children(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (from /proc: no extra dependency)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    return state != "Z"
+
+
+def stopped_cleanly(sandbox: Sandbox, tmp_path: Path) -> None:
+    """Ctrl-C: exit 0, nothing more printed, no traceback, and the bot process is gone."""
+    bots = children(sandbox.process.pid)
+    assert len(bots) == 1, bots
+    assert sandbox.stop() == 0
+    assert not alive(bots[0])
+    assert sandbox.process.stdout is not None
+    assert sandbox.process.stdout.read() == b""
+    err = (tmp_path / "sandbox.err").read_text()
+    assert "Traceback" not in err, err
+
+
 def require_chromium() -> None:
     """Never a skip: without the browser the end-to-end test fails and says how to fix it."""
     if not CHROMIUM.exists():

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tests.sandbox.conftest import CHROMIUM, CHROMIUM_ARGS, Sandbox, require_chromium
+from tests.sandbox.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Sandbox,
+    require_chromium,
+    stopped_cleanly,
+)
 
 WAIT_MS = 20_000
 TABLE = 'article:has(button[data-custom-id^="lama:v1:hand:"])'
@@ -175,4 +181,49 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     page.screenshot(path=str(shots / "end.png"))
     for shot in ("lobby.png", "hand.png", "end.png"):
         assert (shots / shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert sandbox.stop() == 0
+    stopped_cleanly(sandbox, tmp_path)
+
+
+HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> **bold** <@0>'
+
+
+def test_the_page_escapes_messages_adds_members_and_switches_language(
+    sandbox: Sandbox, browser: Browser, tmp_path: Path
+) -> None:
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(sandbox.url)
+    expect(page.locator(".member")).to_have_count(3)
+    # Whatever a message holds is drawn as text: no element, no script from it.
+    page.evaluate(
+        """(content) => receive({type: 'message', message: {id: '1', to: null, author: '<b>x',
+            bot: false, time: '2026-01-01T00:00:00+00:00', edited: false, deleted: false,
+            loading: false, used: null, content, embeds: [{title: '<i>t</i>', description:
+            content, color: 1, author: null, footer: '<u>f</u>', fields: [{name: '<a>',
+            value: content, inline: true}], image: null}], rows: []}})""",
+        HOSTILE,
+    )
+    hostile = page.locator('article[data-id="1"]')
+    expect(hostile).to_contain_text('<img src=x onerror="window.pwned=1">')
+    assert hostile.locator("img, script, b, i, u, a").count() == 0
+    assert hostile.locator("strong").count() == 3  # the markdown subset, built as elements
+    assert page.evaluate("window.pwned") is None
+
+    page.locator("#new-member").fill("dan")
+    page.locator("#new-member").press("Enter")
+    expect(page.locator('.member.current[data-name="dan"]')).to_be_visible()
+    page.locator("#new-member").fill("dan")
+    page.locator("#new-member").press("Enter")
+    expect(page.locator("#error")).to_contain_text("already a member called dan")
+
+    page.locator("#language").select_option("fr")
+    expect(page.locator("#language")).to_have_value("fr")
+    play_as(page, "ana")  # the admin: the switch ran /lama config language as her
+    expect(page.locator("article.ephemeral").last).to_contain_text(
+        "Désormais, ce serveur lit L.A.M.A. en Français.")
+    play_as(page, "dan")
+    expect(page.locator("article.ephemeral")).to_have_count(0)
+    slash(page, "/lama start")
+    expect(last(page, 'article:has(button[data-custom-id$=":join"])')).to_contain_text(
+        "Rejoindre")
+    stopped_cleanly(sandbox, tmp_path)

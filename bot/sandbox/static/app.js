@@ -378,6 +378,8 @@ $("add-member").addEventListener("submit", async (event) => {
     input.value = "";
     state.me = data.member.id;
     sessionStorage.setItem("lama-sandbox-me", state.me);
+    if (!state.members.some((m) => m.id === state.me)) state.members.push(data.member);
+    draw();
   } catch (err) {
     showError(err.message);
   }
