@@ -161,9 +161,9 @@ function drawMessage(msg) {
   head.append(el("span", "author", msg.author));
   if (msg.bot) head.append(el("span", "tag", "APP"));
   head.append(el("time", "", new Date(msg.time).toLocaleTimeString()));
+  if (msg.edited) head.append(el("span", "edited", "(edited)"));
   if (msg.loading) box.append(el("div", "thinking", `${msg.author} is thinking…`));
   if (msg.content) box.append(markdown("content", msg.content));
-  if (msg.edited) box.append(el("span", "edited", "(edited)"));
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
   msg.rows.forEach((row) => box.append(drawRow(msg, row)));
   if (msg.to !== null) box.append(el("div", "only-you", "👁 Only you can see this"));
