@@ -17,10 +17,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot.i18n import N_
 from fakediscord import FakeDiscordError
 from fakediscord.base import WaitTimeout
 
 from .slash import parse
+from .texts import page_language, page_texts
 from .world import SandboxError, World
 
 log = logging.getLogger(__name__)
@@ -89,7 +91,8 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    sender = asyncio.create_task(send_changes(world, ws))
+    accept = request.headers.get("Accept-Language")
+    sender = asyncio.create_task(send_changes(world, ws, accept))
     try:
         async for msg in ws:
             if msg.type == WSMsgType.ERROR:
@@ -108,10 +111,11 @@ def meta(world: World) -> dict[str, Any]:
             "commands": world.commands}
 
 
-async def send_changes(world: World, ws: web.WebSocketResponse) -> None:
+async def send_changes(world: World, ws: web.WebSocketResponse, accept: str | None) -> None:
     events = world.fake.notifier.events
     seen = len(events)
-    await ws.send_json(world.snapshot(), dumps=compact)
+    texts = page_texts(page_language(world.language, accept))
+    await ws.send_json({**world.snapshot(), "texts": texts}, dumps=compact)
     last = meta(world)
     while not ws.closed:
         with contextlib.suppress(WaitTimeout):
@@ -123,7 +127,8 @@ async def send_changes(world: World, ws: web.WebSocketResponse) -> None:
                                dumps=compact)
         if meta(world) != last:
             last = meta(world)
-            await ws.send_json(last, dumps=compact)
+            texts = page_texts(page_language(world.language, accept))
+            await ws.send_json({**last, "texts": texts}, dumps=compact)
 
 
 def news(world: World, seen: int, last: dict[str, Any]) -> Callable[[], bool | None]:
@@ -148,14 +153,18 @@ def action(run: Action) -> Handler:
     """Answers ``{"ok": ...}`` or ``{"error": "why"}`` (400) for a refused action."""
 
     async def handle(request: web.Request) -> web.Response:
+        world = request.app[WORLD]
+        tr = page_language(world.language, request.headers.get("Accept-Language"))
         try:
             body = await request.json()
             if not isinstance(body, dict):
-                raise SandboxError("Send a JSON object.")
-            result = await run(request.app[WORLD], body)
+                raise SandboxError(N_("Send a JSON object."))
+            result = await run(world, body)
         except json.JSONDecodeError:
-            return web.json_response({"error": "Send a JSON object."}, status=400)
-        except (SandboxError, FakeDiscordError) as exc:
+            return web.json_response({"error": tr("Send a JSON object.")}, status=400)
+        except SandboxError as exc:
+            return web.json_response({"error": exc.text(tr)}, status=400)
+        except FakeDiscordError as exc:  # the fake's own words (the bot did not answer...)
             return web.json_response({"error": str(exc)}, status=400)
         return web.json_response({"ok": True, **result})
 

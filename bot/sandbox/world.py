@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.i18n import N_, Translator
 from fakediscord import MANAGE_GUILD, MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 from fakediscord.messages import Message, walk_components
 
@@ -21,7 +22,15 @@ APPLICATION_COMMAND = 2
 
 
 class SandboxError(ValueError):
-    """Something the page asked for that cannot be done; the text is shown as is."""
+    """Something the page asked for that cannot be done: a msgid and its parameters."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message.format(**params))
+        self.message = message
+        self.params = params
+
+    def text(self, tr: Translator) -> str:
+        return tr(self.message, **self.params)
 
 
 class World:
@@ -41,9 +50,9 @@ class World:
         """A new member the page can play as (names: letters, digits, ``.-_``; unique)."""
         name = name.strip()
         if not MEMBER_NAME.match(name):
-            raise SandboxError("A name is 1 to 32 letters, digits, '.', '-' or '_'.")
+            raise SandboxError(N_("A name is 1 to 32 letters, digits, '.', '-' or '_'."))
         if any(m.name.casefold() == name.casefold() for m in self.members):
-            raise SandboxError(f"There is already a member called {name}.")
+            raise SandboxError(N_("There is already a member called {name}."), name=name)
         member = self.guild.add_member(name, permissions=permissions)
         self.members.append(member)
         return member
@@ -52,15 +61,15 @@ class World:
         for member in self.members:
             if str(member.id) == str(member_id):
                 return member
-        raise SandboxError("No such member.")
+        raise SandboxError(N_("No such member."))
 
     def message(self, message_id: object) -> Message:
         try:
             msg = self.fake.messages[int(str(message_id))]
         except (KeyError, ValueError):
-            raise SandboxError("That message is gone.") from None
+            raise SandboxError(N_("That message is gone.")) from None
         if msg.deleted or msg.channel is not self.channel:
-            raise SandboxError("That message is gone.")
+            raise SandboxError(N_("That message is gone."))
         return msg
 
     @property

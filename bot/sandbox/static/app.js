@@ -4,7 +4,7 @@
 
 const state = {
   me: sessionStorage.getItem("lama-sandbox-me"),
-  members: [], names: {}, admin: null, messages: new Map(), commands: [], language: "auto",
+  members: [], names: {}, messages: new Map(), commands: [], language: "auto", texts: {},
 };
 const $ = (id) => document.getElementById(id);
 
@@ -13,6 +13,33 @@ function el(tag, cls, text) {
   if (cls) node.className = cls;
   if (text !== undefined && text !== null) node.textContent = text;
   return node;
+}
+
+// --- the page's own words (from the bot's catalogs, sent by the sandbox) ---------------------
+function t(key, params = {}) {
+  const template = state.texts[key] || key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? params[name] : whole));
+}
+
+function tNodes(key, nodes) {
+  // The template split around its {placeholders}, each replaced by its element.
+  const template = state.texts[key] || key;
+  return template.split(/(\{\w+\})/).filter(Boolean)
+    .map((part) => nodes[part.slice(1, -1)] || document.createTextNode(part));
+}
+
+function drawTexts() {
+  document.documentElement.lang = state.texts._lang || "en";
+  document.documentElement.dir = state.texts._dir || "ltr";
+  document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
+  document.querySelectorAll("[data-t-placeholder]")
+    .forEach((node) => { node.placeholder = t(node.dataset.tPlaceholder); });
+  document.querySelectorAll("[data-t-aria]")
+    .forEach((node) => { node.setAttribute("aria-label", t(node.dataset.tAria)); });
+  const admin = state.members.find((m) => m.admin);
+  $("language-hint").replaceChildren(...tNodes("language_hint", {
+    command: el("code", "", "/lama config language"), name: el("b", "", admin ? admin.name : ""),
+  }));
 }
 
 // --- talking to the sandbox ---------------------------------------------------------------
@@ -35,10 +62,11 @@ function showError(text) {
 
 function connect() {
   const ws = new WebSocket(`ws://${location.host}/live`);
+  $("status").textContent = state.texts.connecting ? t("connecting") : "…";
   ws.onopen = () => { $("status").textContent = ""; };
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onclose = () => {
-    $("status").textContent = "disconnected: is the sandbox still running?";
+    $("status").textContent = t("disconnected");
     setTimeout(connect, 2000);
   };
 }
@@ -57,8 +85,8 @@ function receive(data) {
     state.names = data.names;
     state.language = data.language;
     state.commands = data.commands;
-    const admin = data.members.find((m) => m.admin);
-    if (admin) $("admin-name").textContent = admin.name;
+    state.texts = data.texts;
+    drawTexts();
     if (!data.members.some((m) => m.id === state.me)) state.me = data.members[0].id;
     drawLanguages();
   }
@@ -112,7 +140,8 @@ function draw() {
   box.replaceChildren(...visible.map(drawMessage));
   if (atBottom) box.scrollTop = box.scrollHeight;
   const me = state.members.find((m) => m.id === state.me);
-  $("slash").placeholder = `Message #lama as ${me ? me.name : "…"}: type /lama`;
+  $("slash").placeholder = t("composer", { channel: $("channel-name").textContent,
+    name: me ? me.name : "…" });
 }
 
 function drawMembers() {
@@ -126,7 +155,7 @@ function drawMembers() {
     button.classList.toggle("current", m.id === state.me);
     button.classList.toggle("turn", m.id === turn);
     button.append(el("span", "avatar", m.name.slice(0, 1).toUpperCase()), el("span", "", m.name));
-    const badge = m.id === turn ? "to play" : m.admin ? "admin" : "";
+    const badge = m.id === turn ? t("to_play") : m.admin ? t("admin") : "";
     if (badge) button.append(el("span", "badge", badge));
     button.onclick = () => {
       state.me = m.id;
@@ -154,19 +183,20 @@ function drawMessage(msg) {
   box.classList.toggle("ephemeral", msg.to !== null);
   if (msg.used) {
     const used = box.appendChild(el("div", "used"));
-    used.append("↪ ", el("b", "", msg.used.user), " used ", el("code", "", msg.used.command));
+    used.append("↪ ", ...tNodes("used",
+      { name: el("b", "", msg.used.user), command: el("code", "", msg.used.command) }));
   }
   box.append(el("span", "avatar", msg.author.slice(0, 1).toUpperCase()));
   const head = box.appendChild(el("div", "head"));
   head.append(el("span", "author", msg.author));
   if (msg.bot) head.append(el("span", "tag", "APP"));
   head.append(el("time", "", new Date(msg.time).toLocaleTimeString()));
-  if (msg.edited) head.append(el("span", "edited", "(edited)"));
-  if (msg.loading) box.append(el("div", "thinking", `${msg.author} is thinking…`));
+  if (msg.edited) head.append(el("span", "edited", t("edited")));
+  if (msg.loading) box.append(el("div", "thinking", t("thinking", { name: msg.author })));
   if (msg.content) box.append(markdown("content", msg.content));
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
   msg.rows.forEach((row) => box.append(drawRow(msg, row)));
-  if (msg.to !== null) box.append(el("div", "only-you", "👁 Only you can see this"));
+  if (msg.to !== null) box.append(el("div", "only-you", "👁 " + t("only_you")));
   return box;
 }
 
@@ -208,7 +238,7 @@ function drawRow(msg, row) {
       const select = box.appendChild(el("select"));
       select.dataset.customId = item.custom_id;
       select.disabled = item.disabled;
-      const placeholder = select.appendChild(el("option", "", item.placeholder || "Choose…"));
+      const placeholder = select.appendChild(el("option", "", item.placeholder || t("choose")));
       placeholder.value = "";
       placeholder.disabled = placeholder.selected = true;
       for (const o of item.options) {
