@@ -27,7 +27,8 @@ from .world import SandboxError, World
 
 log = logging.getLogger(__name__)
 
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "slash.js": "text/javascript",
+          "style.css": "text/css", "index.html": "text/html"}
 WORLD = web.AppKey("world", World)
 SOCKETS = web.AppKey("sockets", set)  # type: ignore[var-annotated]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -218,6 +218,7 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
 
     page.locator("#language").select_option("fr")
     expect(page.locator("#language")).to_have_value("fr")
+    expect(page.locator('[data-t="play_as"]')).to_have_text("Jouer en tant que")  # the page too
     play_as(page, "ana")  # the admin: the switch ran /lama config language as her
     expect(page.locator("article.ephemeral").last).to_contain_text(
         "Désormais, ce serveur lit L.A.M.A. en Français.")
