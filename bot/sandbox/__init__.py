@@ -65,8 +65,10 @@ async def serve(args: argparse.Namespace, intro: str) -> int:
     with tempfile.TemporaryDirectory(prefix="lama-sandbox-") as tmp:
         db = args.db.resolve() if args.db is not None else Path(tmp) / "lama.db"
         db.parent.mkdir(parents=True, exist_ok=True)
-        bot = BotProcess(FakeDiscord(), db, Path(tmp) / "bot.log")
-        async with bot.fake as fake:
+        fake = FakeDiscord()
+        fake.keep_files = True  # the page shows the bot's images
+        bot = BotProcess(fake, db, Path(tmp) / "bot.log")
+        async with fake:
             sock = bind(args.port)
             if sock is None:
                 return 2

@@ -54,7 +54,7 @@ def build_app(world: World, port: int) -> web.Application:
             return web.Response(status=415, text="JSON only.")
         response = await handler(request)
         response.headers["Content-Security-Policy"] = (
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; "
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
             f"connect-src 'self' ws://127.0.0.1:{port} ws://localhost:{port}; "
             "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         )
@@ -67,6 +67,7 @@ def build_app(world: World, port: int) -> web.Application:
     app[SOCKETS] = set()
     app.router.add_get("/", static)
     app.router.add_get("/static/{name}", static)
+    app.router.add_get("/attachments/{id}", attachment)
     app.router.add_get("/live", live)
     app.router.add_post("/api/slash", action(slash))
     app.router.add_post("/api/click", action(click))
@@ -83,6 +84,33 @@ async def static(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     body = resources.files(__package__).joinpath("static", name).read_bytes()
     return web.Response(body=body, content_type=STATIC[name], charset="utf-8")
+
+
+async def attachment(request: web.Request) -> web.Response:
+    """A file the bot uploaded: images shown as images, anything else only downloaded."""
+    world = request.app[WORLD]
+    try:
+        data = world.fake.files[int(request.match_info["id"])]
+    except (KeyError, ValueError):
+        raise web.HTTPNotFound() from None
+    kind = imghdr_type(data)
+    if kind is None:
+        return web.Response(body=data, content_type="application/octet-stream",
+                            headers={"Content-Disposition": "attachment"})
+    return web.Response(body=data, content_type=kind)
+
+
+def imghdr_type(data: bytes) -> str | None:
+    """The image type from the file's first bytes (never from its name: the bot chose it)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
 
 
 # --- live changes -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ FIRST_MEMBERS = ("ana", "ben", "cleo")
 ADMIN = "ana"
 """The server's admin (Manage Server): the language switch runs ``/lama config`` as her."""
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 MEMBER_NAME = re.compile(r"^[\w.-]{1,32}$")
 APPLICATION_COMMAND = 2
 
@@ -108,9 +109,21 @@ class World:
             "loading": msg.loading,
             "used": self._used(msg),
             "content": msg.content,
-            "embeds": [_embed_json(e) for e in msg.embed_dicts],
+            "attachments": self._attachments(msg),
+            "embeds": [_embed_json(e, self._attachments(msg)) for e in msg.embed_dicts],
             "rows": [_row_json(row) for row in msg.component_dicts],
         }
+
+    def _attachments(self, msg: Message) -> list[dict[str, Any]]:
+        """The message's files the sandbox kept, at the page's own address."""
+        found = []
+        for attachment in msg.attachments:
+            aid = int(attachment.get("id", 0))
+            name = str(attachment.get("filename", "file"))
+            if aid in self.fake.files:
+                found.append({"filename": name, "url": f"/attachments/{aid}",
+                              "image": name.lower().endswith(IMAGE_SUFFIXES)})
+        return found
 
     def mention_names(self) -> dict[str, str]:
         return {str(m.id): m.name for m in self.guild.members}
@@ -131,8 +144,9 @@ class World:
         return {"user": meta["user"]["username"], "command": "/" + " ".join(names)}
 
 
-def _embed_json(data: dict[str, Any]) -> dict[str, Any]:
-    image = (data.get("image") or {}).get("url")
+def _embed_json(data: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any]:
+    """An embed; its image only from the message's own files (the page loads nothing else)."""
+    local = {f"attachment://{f['filename']}": f["url"] for f in files if f["image"]}
     return {
         "title": data.get("title"),
         "description": data.get("description"),
@@ -141,7 +155,8 @@ def _embed_json(data: dict[str, Any]) -> dict[str, Any]:
         "footer": (data.get("footer") or {}).get("text"),
         "fields": [{"name": f.get("name", ""), "value": f.get("value", ""),
                     "inline": bool(f.get("inline"))} for f in data.get("fields") or []],
-        "image": image if isinstance(image, str) and image.startswith("https://") else None,
+        "image": local.get(str((data.get("image") or {}).get("url"))),
+        "thumbnail": local.get(str((data.get("thumbnail") or {}).get("url"))),
     }
 
 

@@ -200,7 +200,8 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
             bot: false, time: '2026-01-01T00:00:00+00:00', edited: false, deleted: false,
             loading: false, used: null, content, embeds: [{title: '<i>t</i>', description:
             content, color: 1, author: null, footer: '<u>f</u>', fields: [{name: '<a>',
-            value: content, inline: true}], image: null}], rows: []}})""",
+            value: content, inline: true}], image: null, thumbnail: null}], attachments: [],
+            rows: []}})""",
         HOSTILE,
     )
     hostile = page.locator('article[data-id="1"]')

@@ -194,6 +194,17 @@ function drawMessage(msg) {
   if (msg.edited) head.append(el("span", "edited", t("edited")));
   if (msg.loading) box.append(el("div", "thinking", t("thinking", { name: msg.author })));
   if (msg.content) box.append(markdown("content", msg.content));
+  const shown = new Set(msg.embeds.flatMap((e) => [e.image, e.thumbnail]));
+  for (const file of msg.attachments.filter((f) => !shown.has(f.url))) {
+    if (file.image) {
+      const img = box.appendChild(el("img", "attachment"));
+      img.src = file.url;
+      img.alt = file.filename;
+    } else {
+      const link = box.appendChild(el("a", "attachment", file.filename));
+      link.href = file.url;
+    }
+  }
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
   msg.rows.forEach((row) => box.append(drawRow(msg, row)));
   if (msg.to !== null) box.append(el("div", "only-you", "👁 " + t("only_you")));
@@ -215,9 +226,9 @@ function drawEmbed(e) {
       field.append(markdown("f-name", f.name), markdown("f-value", f.value));
     }
   }
-  if (e.image) {
+  for (const src of [e.thumbnail, e.image].filter(Boolean)) {
     const img = box.appendChild(el("img"));
-    img.src = e.image;
+    img.src = src;  // only /attachments/<id> of this sandbox (see world.py)
     img.alt = "";
   }
   if (e.footer) box.append(el("div", "e-footer", e.footer));
