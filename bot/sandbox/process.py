@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import sys
@@ -18,9 +19,18 @@ import bot
 from fakediscord import FakeDiscord, FakeDiscordError
 
 START_TIMEOUT = 60.0
+PR_SET_PDEATHSIG = 1
 STOP_TIMEOUT = 10.0
 PASSED_THROUGH = ("LAMA_AI_DELAY", "LAMA_SEED", "LAMA_LOG_LEVEL")
 DEFAULTS = {"LAMA_AI_DELAY": "1.0", "LAMA_LOG_LEVEL": "WARNING"}
+
+
+def die_with_parent() -> None:
+    """In the child: SIGTERM when the sandbox dies without stopping it (Linux), so no bot is
+    left trying to reach a fake Discord that is gone."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 class BotProcess:
@@ -53,7 +63,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=self.db.parent, env=self.environment(),
                 stdin=asyncio.subprocess.DEVNULL, stdout=err, stderr=err,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=die_with_parent,
             )
 
         def synced() -> bool | None:

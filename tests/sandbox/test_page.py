@@ -201,7 +201,8 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
             loading: false, used: null, content, embeds: [{title: '<i>t</i>', description:
             content, color: 1, author: null, footer: '<u>f</u>', fields: [{name: '<a>',
             value: content, inline: true}], image: null, thumbnail: null}], attachments: [],
-            rows: []}})""",
+            rows: [[{kind: 'select', custom_id: 'pick', placeholder: '<p>', disabled: false,
+                     options: [{label: content, value: 'v', description: null}]}]]}})""",
         HOSTILE,
     )
     hostile = page.locator('article[data-id="1"]')
@@ -209,6 +210,8 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
     assert hostile.locator("img, script, b, i, u, a").count() == 0
     assert hostile.locator("strong").count() == 3  # the markdown subset, built as elements
     assert page.evaluate("window.pwned") is None
+    hostile.locator("select").select_option("v")  # sent as ana's pick, for a message the
+    expect(page.locator("#error")).to_have_text("That message is gone.")  # fake never had
 
     page.locator("#new-member").fill("dan")
     page.locator("#new-member").press("Enter")
