@@ -16,7 +16,9 @@ import signal
 import socket
 import sys
 import tempfile
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -94,9 +96,9 @@ async def serve(args: argparse.Namespace, intro: str) -> int:
     return 0
 
 
-async def until_stopped(work: asyncio.Future[object] | object, stop: asyncio.Event) -> bool:
+async def until_stopped(work: Coroutine[Any, Any, object], stop: asyncio.Event) -> bool:
     """Run `work` until it ends (True) or Ctrl-C (False)."""
-    task = asyncio.ensure_future(work)  # type: ignore[arg-type]
+    task = asyncio.create_task(work)
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
     stopping.cancel()
