@@ -18,6 +18,11 @@ from game.events import Event, EventKind
 from game.state import Phase, RoundChance, State
 
 HAND_SIZE = 6
+WHITE_POINTS = 1
+BLACK_POINTS = 10
+"""A black chip is worth ten white ones; ten whites are exchanged for one black."""
+LLAMA_POINTS = BLACK_POINTS
+"""Any llamas left in hand score this once (one black chip), however many there are."""
 
 
 class RuleSet:
@@ -116,14 +121,14 @@ class RuleSet:
         for seat in range(state.players):
             if state.emptied and seat == state.ender:
                 colour = return_chip(state, seat)
-                points[seat] = -{"black": 10, "white": 1, None: 0}[colour]
+                points[seat] = -{"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}[colour]
                 events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
             else:
                 numbers, llama = hand_points(state.hands[seat])
                 gain_white(state, seat, numbers)
                 if llama:
                     state.black[seat] += 1
-                points[seat] = numbers + 10 * llama
+                points[seat] = numbers + LLAMA_POINTS * llama
         self.score_extras(state, points, events)
         for seat in range(state.players):
             state.round_points[seat].append(points[seat])
@@ -180,8 +185,8 @@ def end_round(state: State, ender: int, emptied: bool = False) -> None:
 def gain_white(state: State, seat: int, amount: int) -> None:
     """RULES.md §5.5: pay white chips, then exchange 10 white for 1 black."""
     total = state.white[seat] + amount
-    state.black[seat] += total // 10
-    state.white[seat] = total % 10
+    state.black[seat] += total // BLACK_POINTS
+    state.white[seat] = total % BLACK_POINTS
 
 
 def return_chip(state: State, seat: int) -> str | None:

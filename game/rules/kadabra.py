@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from game.actions import SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind
-from game.rules import gain_white, next_active, register
+from game.rules import BLACK_POINTS, gain_white, next_active, register
 from game.rules.shedding import Shedding
 from game.state import State
 
@@ -24,6 +24,8 @@ DECK_COUNTS: dict[str, int] = {
 
 STARTING_WHITE = 3
 SHOW_THRESHOLD = 5
+TOKEN_POINTS = BLACK_POINTS
+"""The magic token's holder at the end of a round takes one black chip."""
 
 
 def show_on(state: State) -> bool:
@@ -152,7 +154,7 @@ class Kadabra(Shedding):
         holder = state.token
         if holder is not None:
             state.black[holder] += 1
-            points[holder] += 10
+            points[holder] += TOKEN_POINTS
             state.token = None
 
     # ---- explanations ----------------------------------------------------
