@@ -1,4 +1,4 @@
-"""RULES.md §2: L.A.M.A. Kadabra: doubles, gifts, the magic token and stage."""
+"""docs/rules.md §2: L.A.M.A. Kadabra: doubles, gifts, the magic token and stage."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ DECK_COUNTS: dict[str, int] = {
     "4/5+": 1,
     "L": 12,
 }
-"""RULES.md §2 deck table: the one place a host swaps the Kadabra split."""
+"""docs/rules.md §2 deck table: the one place a host swaps the Kadabra split."""
 
 STARTING_WHITE = 3
 SHOW_THRESHOLD = 5
@@ -29,7 +29,7 @@ TOKEN_POINTS = BLACK_POINTS
 
 
 def show_on(state: State) -> bool:
-    """RULES.md §2: the magic show is on while the stage holds 5 or more chips."""
+    """docs/rules.md §2: the magic show is on while the stage holds 5 or more chips."""
     return state.stage_white + state.stage_black >= SHOW_THRESHOLD
 
 
@@ -57,7 +57,7 @@ class Kadabra(Shedding):
         return tuple(Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count))
 
     def setup_game(self, state: State, options: Mapping[str, int]) -> None:
-        """RULES.md §2 game set-up: 3 white chips each; token in the supply."""
+        """docs/rules.md §2 game set-up: 3 white chips each; token in the supply."""
         state.white = [STARTING_WHITE] * state.players
 
     # ---- legal actions -------------------------------------------------

@@ -1,4 +1,4 @@
-"""RULES.md §4: the house variant of the Persian seed (no chips, signed points)."""
+"""docs/rules.md §4: the house variant of the Persian seed (no chips, signed points)."""
 
 from __future__ import annotations
 
