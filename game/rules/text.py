@@ -92,7 +92,7 @@ TUTORIAL = (
        "{penalty}); stopping on a 🦙 scores +{bonus} instead."),
     N_("After {rounds} rounds, the highest total wins."),
 )
-MORE = N_("The full rules, with every choice the published rules leave open: {path} in the "
+MORE = N_("The full rules, with every choice the published rules leave open: `{path}` in the "
           "lama project.")
 
 
