@@ -208,12 +208,12 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--players must be 2 to 6, not {args.players}")
         ai.find(args.ai)
         options = rules.validate_options(parse_options(args.option))
-        if not args.name.strip():
-            raise ValueError("--name must not be empty")
+        names = [args.name.strip()] + [f"{args.ai}-{seat + 1}" for seat in range(1, args.players)]
+        if not names[0] or names[0] in names[1:]:
+            raise ValueError(f"--name must be set and differ from {', '.join(names[1:])}")
     except (MalformedRecord, ValueError) as exc:
         parser.error(str(exc))
     seed = args.seed if args.seed is not None else str(rng.new_seed())
-    names = [args.name.strip()] + [f"{args.ai}-{seat + 1}" for seat in range(1, args.players)]
     game = Game(args.variant, names, options, seed=seed)
     players = {seat: ai.find(args.ai)(f"{seed}:{seat}") for seat in range(1, args.players)}
     table = Table(game, Style(sys.stdout.isatty() and "NO_COLOR" not in os.environ))

@@ -179,6 +179,12 @@ def test_play_end_of_input_exits_cleanly() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_play_refuses_a_name_taken_by_an_ai() -> None:
+    done = run_game("play", "--variant", "dice", "--players", "3", "--name", "heuristic-3")
+    assert done.returncode == 2
+    assert "--name must be set and differ from heuristic-2, heuristic-3" in done.stderr
+
+
 def test_play_refuses_an_unknown_variant() -> None:
     done = run_game("play", "--variant", "poker")
     assert done.returncode == 2
