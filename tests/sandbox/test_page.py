@@ -21,6 +21,8 @@ from tests.sandbox.conftest import (
     stopped_cleanly,
 )
 
+pytestmark = pytest.mark.slow  # a real browser and a sandbox process per test
+
 WAIT_MS = 20_000
 TABLE = 'article:has(button[data-custom-id^="lama:v2:hand:"])'
 FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
