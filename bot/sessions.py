@@ -2,10 +2,12 @@
 
 Every change goes through a session method that takes the session's lock,
 checks who asks, changes the game through the engine, bumps ``version``
-(so buttons drawn for an older state are recognised) and saves the session
-to the store before returning. Changes queue their events in ``pending``;
-:meth:`Sessions.publish` hands them, in order, to the publisher (the table
-cog), which renders the public messages.
+(so buttons drawn for an older state are recognised) and commits it before
+returning: one transaction holds the change (a snapshot at lobby and game
+start and round boundaries, else one appended move row) and the messages it
+owes (bot/outbox.py). If the commit fails, the session is reloaded from the
+store, so memory never holds what the store does not. :meth:`Sessions.publish`
+then delivers what is owed.
 """
 
 from __future__ import annotations
@@ -14,24 +16,26 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from bot.ai_runner import AiRunner, Player, make_player
 from bot.clock import Clock, SystemClock
-from bot.errors import BotError, NoGame, NotAllowed, NotSeated, StaleButton
+from bot.errors import BotError, NoGame, NotAllowed, NotSeated, SaveFailed, StaleButton
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_
+from bot.outbox import Outbox, Write
 from bot.store import SeatResult, Store
-from bot.timers import TimerState, Watchdog
-from game import Action, Event, Game, PlayerView, from_dict, player_view, rng, to_dict
+from bot.timers import TimerState, Watchdog, require_turn_timeout, server_turn_timeout
+from game import Action, Event, EventKind, Game, PlayerView, from_dict, player_view, rng, to_dict
 
 log = logging.getLogger(__name__)
 
 MAX_SEATS = 6
 SNAPSHOT_FORMAT = 1
+RECENT = 8  # public events the table shows
+ROUND_EDGES = (EventKind.ROUND_OVER, EventKind.ROUND_STARTED, EventKind.GAME_OVER)
 
 
 class Status(Enum):
@@ -132,14 +136,14 @@ class Session:
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             self.seats.append(Seat(user_id, self._free_name(name)))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def leave(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
             seat = self.require_seat(user_id)
             del self.seats[seat]
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def add_ai(self, name: str = "AI {n}") -> None:
         """Seat an AI named ``name`` (``{n}``: the first free number; the lobby translates it)."""
@@ -151,7 +155,7 @@ class Session:
             while any(s.name == name.format(n=number) for s in self.seats):
                 number += 1
             self.seats.append(Seat(None, name.format(n=number)))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def start(self, user_id: int) -> None:
         async with self.lock:
@@ -165,16 +169,13 @@ class Session:
             self.status = Status.PLAYING
             self.started_at = time.time()
             self.pending.append(Change(list(self.game.opening_events)))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def cancel(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
-            self.status = Status.ABANDONED
-            self.version += 1
-            self.sessions.forget(self)
-            await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+            await self.end(None)
 
     # ---- play ------------------------------------------------------------
     async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
@@ -202,16 +203,7 @@ class Session:
         async with self.lock:
             if user_id != self.host_id and not moderator:
                 raise NotAllowed(N_("Only the host or a moderator can stop the game."))
-            self.version += 1
-            self.sessions.forget(self)
-            if self.status is Status.PLAYING:
-                self.status = Status.ABANDONED
-                await self.sessions.store.finish_game(
-                    self.guild_id, self.channel_id, self._game_document(), None
-                )
-            else:
-                self.status = Status.ABANDONED
-                await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+            await self.end(None)
 
     # ---- internals -------------------------------------------------------
     async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
@@ -220,14 +212,23 @@ class Session:
         self.pending.append(Change(events, before))
         if game.finished:
             self.status = Status.FINISHED
-            self.version += 1
-            self.sessions.forget(self)
-            await self.sessions.store.finish_game(
-                self.guild_id, self.channel_id, self._game_document(), self.results()
-            )
+            await self.end(self.results())
         else:
-            await self._changed()
+            edge = any(e.kind in ROUND_EDGES for e in events)  # a round ends: snapshot
+            await self._changed(move=(seat, str(action)), snapshot=edge)
         return events
+
+    async def end(self, results: list[SeatResult] | None, reason: str | None = None) -> None:
+        """The session ends (caller holds the lock): a finished game with ``results``, else
+        abandoned (a running game is recorded, a lobby just goes). Commits what it owes."""
+        playing = self.game is not None and self.status in (Status.PLAYING, Status.FINISHED)
+        if results is None:
+            self.status = Status.ABANDONED
+        self.version += 1
+        finish = ({"game": self._game_document(), "results": results, "reason": reason}
+                  if playing else None)
+        await self._commit(Write(self.guild_id, self.channel_id, finish=finish, end=True))
+        self.sessions.forget(self)
 
     def results(self) -> list[SeatResult]:
         view = self.view(None)
@@ -237,14 +238,78 @@ class Session:
         ]
 
     async def store_now(self) -> None:
-        """Save the session as it is (a new lobby)."""
+        """Save the session as it is (a new lobby), with the lobby message it owes."""
         async with self.lock:
-            await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
+            await self._commit(Write(self.guild_id, self.channel_id, snapshot=self.snapshot()))
 
-    async def _changed(self) -> None:
+    async def _changed(
+        self, *, move: tuple[int | None, str | None] = (None, None), snapshot: bool = False
+    ) -> None:
+        """Bump the version and commit: a snapshot, or one move row (``move``: seat, action)."""
         self.version += 1
         self.sessions.timers.observe(self)  # new deadlines are saved with the change
-        await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
+        await self.save(move=move, snapshot=snapshot)
+
+    async def save(
+        self, *, move: tuple[int | None, str | None] = (None, None), snapshot: bool = False
+    ) -> None:
+        """Commit the session as it is now (the caller holds the lock)."""
+        write = Write(self.guild_id, self.channel_id)
+        if snapshot or self.status is Status.LOBBY:
+            write.snapshot = self.snapshot()
+        else:
+            write.move = {"seat": move[0], "action": move[1], "meta": self._meta()}
+        await self._commit(write)
+
+    async def _commit(self, write: Write) -> None:
+        """One transaction: the change and what it owes; on failure, back to the stored state."""
+        outbox = self.sessions.outbox
+        changes, self.pending = self.pending, []
+        try:
+            write.owed = outbox.compose(self, changes)
+            await self.sessions.store.write(write)
+        except Exception as error:
+            log.error("could not save channel %s; reloading it from the store",
+                      self.channel_id, exc_info=error)
+            await self._reload()
+            raise SaveFailed() from error
+        outbox.committed(self, self.channel_id, write.owed, end=write.end)
+
+    async def _reload(self) -> None:
+        """Make memory what the store holds (after a failed commit)."""
+        from bot.restore import public_history
+
+        try:
+            data = await self.sessions.store.session(self.guild_id, self.channel_id)
+        except Exception:
+            log.exception("could not reload channel %s; its memory may be ahead of the store",
+                          self.channel_id)
+            return
+        if data is None:  # never saved (a new lobby): there is no session
+            self.status = Status.ABANDONED
+            self.sessions.forget(self)
+            return
+        stored = Session.restore(self.sessions, data)
+        for name in ("seats", "status", "game", "version", "players", "timers", "game_id",
+                     "lobby_message_id", "table_message_id", "started_at"):
+            setattr(self, name, getattr(stored, name))
+        self.recent = []
+        self.note_public(public_history(self))
+        self.sessions.adopt(self)
+
+    def note_public(self, events: list[Event]) -> None:
+        """Keep the last public events for the table (a new round starts afresh)."""
+        for event in events:
+            if event.kind is EventKind.ROUND_STARTED:
+                self.recent = []
+            if event.kind not in (EventKind.ROUND_OVER, EventKind.GAME_OVER):
+                self.recent.append(event)
+        del self.recent[:-RECENT]
+
+    def _meta(self) -> dict[str, Any]:
+        """What a move row keeps besides the action: the small state that changes with it."""
+        return {"version": self.version, "timers": self.timers.to_dict(),
+                "away": [i for i, s in enumerate(self.seats) if s.away]}
 
     def _require_lobby(self) -> None:
         if self.status is not Status.LOBBY:
@@ -325,12 +390,19 @@ class Session:
             )
             for seat, action in record.actions:
                 game.apply(seat, action)
+            for move in data.get("moves", ()):  # the rows appended since the snapshot
+                if move.get("action") is not None:
+                    game.apply(int(move["seat"]), Action.parse(move["action"]))
             session.game = game
             session._make_players()
+        if data.get("moves"):
+            meta = data["moves"][-1]["meta"]
+            session.version = meta["version"]
+            session.timers = TimerState.from_dict(meta.get("timers"))
+            for i, seat in enumerate(session.seats):
+                seat.away = i in meta.get("away", ())
+            session._make_players()
         return session
-
-
-Publisher = Callable[[Session, list[Change]], Awaitable[None]]
 
 
 class Sessions:
@@ -346,7 +418,7 @@ class Sessions:
         self.ai = AiRunner(self, ai_delay)
         self.clock: Clock = clock or SystemClock()
         self.timers = Watchdog(self, self.clock)
-        self.publisher: Publisher | None = None
+        self.outbox = Outbox(store)
 
     def get(self, channel_id: int) -> Session | None:
         return self._by_channel.get(channel_id)
@@ -369,8 +441,13 @@ class Sessions:
         options: dict[str, int],
         locale: str | None,
         seats: list[Seat] | None = None,
+        turn_timeout: int | None = None,
     ) -> Session:
-        """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch)."""
+        """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch).
+
+        Committed with the lobby message it owes: whoever answers (the interaction, or the
+        outbox after a late answer or a restart), the channel never holds an unseen lobby.
+        """
         if channel_id in self._by_channel:
             raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
         seed = self.seed if self.seed is not None else rng.new_seed()
@@ -378,9 +455,16 @@ class Sessions:
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
         session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        if turn_timeout is None:
+            turn_timeout = await server_turn_timeout(self.store, guild_id)
+        session.timers.turn_timeout = require_turn_timeout(turn_timeout)
         self._by_channel[channel_id] = session
         self.timers.observe(session)  # the lobby's expiry
-        await session.store_now()
+        try:
+            await session.store_now()
+        except BaseException:
+            self.forget(session)
+            raise
         return session
 
     def adopt(self, session: Session) -> None:
@@ -395,13 +479,20 @@ class Sessions:
         self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session) -> None:
-        """Hand the session's queued events, oldest first, to the publisher; wake the AIs."""
-        async with session.publish_lock:
-            batches, session.pending = session.pending, []
-            if batches and self.publisher is not None:
-                await self.publisher(session, batches)
+        """Deliver what the channel is owed, oldest first; wake the AIs."""
+        await self.outbox.deliver(session.channel_id)
         self.ai.wake(session)
         self.timers.arm(session)
+
+    async def checkpoint(self) -> None:
+        """Shutdown: fold each running game's move rows into one snapshot."""
+        for session in list(self._by_channel.values()):
+            async with session.lock:
+                if self.get(session.channel_id) is session and session.status is Status.PLAYING:
+                    try:
+                        await session.save(snapshot=True)
+                    except BotError:
+                        log.warning("could not checkpoint channel %s", session.channel_id)
 
     async def close(self) -> None:
         await self.ai.close()

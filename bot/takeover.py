@@ -36,7 +36,7 @@ def _hand_over(session: Session, seat: int) -> None:
 
 
 def _touch_table(session: Session) -> None:
-    """Queue an empty change so the next publish redraws the table (who plays, who is pinged)."""
+    """Queue an empty change: the commit owes a redrawn table (who plays, who is pinged)."""
     from bot.sessions import Change
 
     session.pending.append(Change([]))
@@ -92,9 +92,7 @@ async def mark_reminded(session: Session) -> bool:
         if not _alive(session):
             return False
         session.timers.reminded = True
-        await session.sessions.store.save_session(
-            session.guild_id, session.channel_id, session.snapshot()
-        )
+        await session.save()
         return session.timers.turn_seat is not None
 
 
@@ -135,10 +133,7 @@ async def expire_lobby(session: Session) -> bool:
     async with session.lock:
         if not _alive(session) or session.status is not Status.LOBBY:
             return False
-        session.status = Status.ABANDONED
-        session.version += 1
-        session.sessions.forget(session)
-        await session.sessions.store.drop_session(session.guild_id, session.channel_id)
+        await session.end(None)
         return True
 
 
@@ -152,14 +147,5 @@ async def abandon(session: Session) -> bool:
     async with session.lock:
         if not _alive(session) or session.status not in (Status.LOBBY, Status.PLAYING):
             return False
-        was = session.status
-        session.status = Status.ABANDONED
-        session.version += 1
-        session.sessions.forget(session)
-        if was is Status.PLAYING:
-            await session.sessions.store.finish_game(
-                session.guild_id, session.channel_id, session._game_document(), None
-            )
-        else:
-            await session.sessions.store.drop_session(session.guild_id, session.channel_id)
+        await session.end(None)
         return True

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import nonces
 from .base import (
     MANAGE_CHANNELS,
     MANAGE_MESSAGES,
@@ -322,12 +323,19 @@ class Rest:
         self._require(channel, SEND_MESSAGES)
         body = await read_body(request, self.fake)
         check_message(body, create=True)
+        nonce = nonces.enforced_nonce(body)
+        if nonce is not None:
+            earlier = nonces.earlier_message(self.fake, self.fake.bot_user.id, nonce)
+            if earlier is not None:
+                return json_response(earlier.payload())
         msg = self.fake.new_message(
             channel,
             body,
             author=self.fake.bot_user,
             type=19 if body.get("message_reference") else 0,
         )
+        if nonce is not None:
+            nonces.remember(self.fake, self.fake.bot_user.id, nonce, msg)
         self.fake.publish_create(msg)
         return json_response(msg.payload())
 
