@@ -92,7 +92,6 @@ class Session:
     pinged: int | None = None  # the user the current table message mentions
     timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ---- questions -------------------------------------------------------
     def seat_of(self, user_id: int) -> int | None:

@@ -190,6 +190,7 @@ class Table(commands.Cog):
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
+                old = None
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.table_message_id = message.id
         if stale(message, payload):  # the nonce returned a post made for an earlier state
