@@ -173,7 +173,7 @@ class Outbox:
         """Owe ``key`` again without a write (after a restart: bring the message up to date)."""
         queue = self._queues.setdefault(session.channel_id, [])
         self._sessions[session.channel_id] = session
-        if not any(q.kind == STATE and q.key == key for q in queue):
+        if not any(q.kind == STATE and q.key == key and q.id is None for q in queue):
             queue.append(Owed(session.guild_id, session.channel_id, STATE, key, session.version))
 
     async def load(self) -> None:

@@ -21,7 +21,7 @@ from bot.defaults import default_action
 from bot.outbox import Owed
 from bot.sessions import Session, Sessions, Status
 from bot.store import SqliteStore
-from bot.timers import IDLE_TTL, LOBBY_TTL, TimerState, valid_turn_timeout
+from bot.timers import IDLE_TTL, LOBBY_TTL, valid_turn_timeout
 from game import Action, Card, EventKind, Game, player_view
 from game.actions import DRAW, PASS, QUIT, ROLL, STOP, discard, play, take
 
