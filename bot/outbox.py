@@ -198,7 +198,7 @@ class Outbox:
         self.store.note_delivered(item)
         if message_id is not None and item.kind == STATE:
             self.store.note_message(item.guild_id, item.channel_id, item.key, message_id)
-        faults.point(f"delivered:{item.key}")
+        faults.point(f"delivered:{item.key}", item.channel_id)
         self.flush_soon()
 
     async def deliver(self, channel_id: int) -> None:
@@ -210,6 +210,7 @@ class Outbox:
                 item = queue[0]
                 session = self._sessions.get(channel_id)
                 self._in_flight[channel_id] = item
+                faults.point(f"deliver:{item.key}", channel_id)
                 try:
                     message_id = await self.courier(item, session)
                 except ChannelGone as gone:

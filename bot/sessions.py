@@ -90,6 +90,7 @@ class Session:
     recent: list[Event] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)
     pinged: int | None = None  # the user the current table message mentions
+    answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
     timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -250,22 +251,24 @@ class Session:
         await self.save(move=move, snapshot=snapshot)
 
     async def save(
-        self, *, move: tuple[int | None, str | None] = (None, None), snapshot: bool = False
+        self, *, move: tuple[int | None, str | None] = (None, None), snapshot: bool = False,
+        owe: bool = True,
     ) -> None:
-        """Commit the session as it is now (the caller holds the lock)."""
+        """Commit the session as it is now (the caller holds the lock); ``owe``: with the
+        messages the change owes (a shutdown's checkpoint owes none)."""
         write = Write(self.guild_id, self.channel_id)
         if snapshot or self.status is Status.LOBBY:
             write.snapshot = self.snapshot()
         else:
             write.move = {"seat": move[0], "action": move[1], "meta": self._meta()}
-        await self._commit(write)
+        await self._commit(write, owe=owe)
 
-    async def _commit(self, write: Write) -> None:
+    async def _commit(self, write: Write, owe: bool = True) -> None:
         """One transaction: the change and what it owes; on failure, back to the stored state."""
         outbox = self.sessions.outbox
         changes, self.pending = self.pending, []
         try:
-            write.owed = outbox.compose(self, changes)
+            write.owed = outbox.compose(self, changes) if owe else []
             await self.sessions.store.write(write)
         except Exception as error:
             log.error("could not save channel %s; reloading it from the store",
@@ -441,11 +444,14 @@ class Sessions:
         locale: str | None,
         seats: list[Seat] | None = None,
         turn_timeout: int | None = None,
+        answer: tuple[int, str] | None = None,
     ) -> Session:
         """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch).
 
         Committed with the lobby message it owes: whoever answers (the interaction, or the
         outbox after a late answer or a restart), the channel never holds an unseen lobby.
+        ``answer`` (the interaction's application id and token) is kept with the owed item,
+        so a restarted process finds an answer that was made before the crash.
         """
         if channel_id in self._by_channel:
             raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
@@ -454,6 +460,7 @@ class Sessions:
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
         session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        session.answer = answer
         if turn_timeout is None:
             turn_timeout = await server_turn_timeout(self.store, guild_id)
         session.timers.turn_timeout = require_turn_timeout(turn_timeout)
@@ -489,7 +496,7 @@ class Sessions:
             async with session.lock:
                 if self.get(session.channel_id) is session and session.status is Status.PLAYING:
                     try:
-                        await session.save(snapshot=True)
+                        await session.save(snapshot=True, owe=False)
                     except BotError:
                         log.warning("could not checkpoint channel %s", session.channel_id)
 

@@ -248,7 +248,9 @@ class SqliteStore:
                     (g, c, item.kind, item.key, item.version, json.dumps(item.body), item.nonce),
                 )
                 item.id = cursor.lastrowid
-        faults.point("commit")
+        faults.point("commit", c)
+        for item in change.owed:
+            faults.point(f"commit:{item.key}", c)
 
     def note_delivered(self, item: Owed) -> None:
         """``item`` was shown; the mark is committed with the next write or flush."""

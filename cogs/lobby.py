@@ -86,7 +86,7 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
-            turn_timeout=turn_timeout,
+            turn_timeout=turn_timeout, answer=(interaction.application_id, interaction.token),
         ))
         await self._show_lobby(interaction, session)
 
@@ -156,6 +156,7 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
             dict(record.get("options", {})), user_locale(interaction), seats=seats,
+            answer=(interaction.application_id, interaction.token),
         ))
         await self._show_lobby(interaction, session)
 

@@ -122,7 +122,8 @@ class Table(commands.Cog):
                 repost = True
         status = session.status
         if status is Status.LOBBY:
-            return [self._owe(session, STATE, "lobby", {})]
+            answer, session.answer = session.answer, None
+            return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
         if status is Status.ABANDONED:
             return items
         if opening and status is Status.PLAYING:
@@ -220,6 +221,8 @@ class Table(commands.Cog):
         closed = tr("The game has started: see the table below.") if item.body.get(
             "closed") else None
         payload = lobby_payload(tr, session, closed)
+        if session.lobby_message_id is None and item.body.get("answer"):
+            session.lobby_message_id = await self._answered(item.body["answer"])
         if session.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(session.lobby_message_id).edit(
@@ -230,6 +233,21 @@ class Table(commands.Cog):
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.lobby_message_id = message.id
         return message.id
+
+    async def _answered(self, answer: list[Any]) -> int | None:
+        """The message that answered a new lobby's interaction before a crash, if any
+        (its token lives 15 minutes; an unanswered or expired one is a 404)."""
+        app_id, token = answer
+        route = discord.http.Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/"
+                                   "@original", webhook_id=app_id, webhook_token=token)
+        try:
+            data = await self.bot.http.request(route)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException:
+            log.info("could not look up the answer of a lobby", exc_info=True)
+            return None
+        return int(data["id"])
 
     async def channel_lost(self, channel_id: int, session: Session | None,
                            error: BaseException) -> None:
