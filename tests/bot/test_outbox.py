@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import signal
 import sqlite3
@@ -157,3 +158,41 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
         assert conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0, "nothing owed"
         finished = conn.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'")
         assert finished.fetchone()[0] == sum(kind == END for kind, _ in CASES)
+
+
+async def test_sigterm_lets_the_answer_under_way_finish_and_drops_nothing(tmp_path: Path) -> None:
+    db, log = tmp_path / "lama.db", tmp_path / "bot.log"
+    async with FakeDiscord(token="fake.sigterm-test-token") as fake:
+        guild = fake.add_guild("Lama Club")
+        ana, ben = guild.add_member("ana"), guild.add_member("ben")
+        channel = guild.add_text_channel("lama")
+        syncs = fake.command_syncs
+        # SIGTERM arrives right after the first move's commit, before its answer
+        async with bot_process(fake, db, log, f"commit:table@{channel.id}#2",
+                               LAMA_FAULT_SIGNAL="TERM") as process:
+            await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None,
+                                         WAIT, "the command sync")
+            lobby = (await ana.slash(channel, "lama start", target=300)).message
+            assert lobby is not None
+            await ben.click(lobby, "Join")
+            await ana.click(lobby, "Start")
+            turn = await fake.notifier.wait_for(
+                lambda: t if (t := current(channel)) and t.user_id else None, WAIT, "a turn")
+            member = {ana.id: ana, ben.id: ben}[turn.user_id]  # type: ignore[index]
+            hand = (await member.click(turn.table, "My hand")).message  # type: ignore[arg-type]
+            assert hand is not None
+            answer = await member.click(hand, next(
+                b.custom_id for b in hand.buttons if b.custom_id.endswith(":quit")))
+            assert answer.type == 7, "the move under way is answered"
+            assert await asyncio.wait_for(process.wait(), WAIT) == 0, log.read_text()
+        shown = current(channel)
+        assert shown is not None and shown.user_id not in (None, turn.user_id), \
+            "the table shows the move (the other player's turn)"
+        assert "quit" in (shown.table.text if shown.table else "")
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0, "nothing owed"
+        assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0, \
+            "the running game was folded into one snapshot"
+        state = json.loads(conn.execute("SELECT state FROM sessions").fetchone()[0])
+    assert len(state["record"]["actions"]) == 1
+    await sound(db)
