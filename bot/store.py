@@ -11,16 +11,16 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import aiosqlite
 
 from bot import faults
 from bot.outbox import STATE, Owed, Write
+from bot.results import SeatResult, Standing
+from bot.results import wilson_lower_bound as wilson_lower_bound  # re-exported
 from bot.schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -33,52 +33,6 @@ END_STOPPED = "stopped"
 
 class StoreError(RuntimeError):
     """The database cannot be used (for example, written by a newer version)."""
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's end of a finished game."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    points: int
-    won: bool
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One player's record in a guild: the leaderboard's row."""
-
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    points: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_points(self) -> float:
-        return self.points / self.games if self.games else 0.0
-
-    @property
-    def rating(self) -> float:
-        """Wilson lower bound (95 %) of the win rate: one lucky game does not top the board."""
-        return wilson_lower_bound(self.wins, self.games)
-
-
-def wilson_lower_bound(wins: int, games: int, z: float = 1.96) -> float:
-    """The lower end of the Wilson score interval of ``wins`` out of ``games``."""
-    if games == 0:
-        return 0.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = p + z * z / (2 * games)
-    margin = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    return (centre - margin) / denominator
 
 
 class Store(Protocol):
@@ -353,40 +307,22 @@ class SqliteStore:
     ) -> None:
         status = "abandoned" if results is None else "finished"
         reason = reason or (END_STOPPED if results is None else END_FINISHED)
-        await self._execute(db,
-            "INSERT OR REPLACE INTO games (guild_id, game_id, channel_id, variant, status, "
+        await self._execute(
+            db, "INSERT OR REPLACE INTO games (guild_id, game_id, channel_id, variant, status, "
             "seed, record, seats, started_at, ended_at, end_reason) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                guild_id,
-                game["game_id"],
-                channel_id,
-                game["variant"],
-                status,
-                str(game["seed"]),
-                json.dumps(game["record"]),
-                json.dumps(game["seats"]),
-                game.get("started_at", time.time()),
-                time.time(),
-                reason,
-            ),
+            (guild_id, game["game_id"], channel_id, game["variant"], status, str(game["seed"]),
+             json.dumps(game["record"]), json.dumps(game["seats"]),
+             game.get("started_at", time.time()), time.time(), reason),
         )
         for result in results or []:
             if result.user_id is None:  # AI seats count for nobody
                 continue
-            await self._execute(db,
-                "INSERT OR REPLACE INTO results (guild_id, game_id, seat, user_id, name, "
+            await self._execute(
+                db, "INSERT OR REPLACE INTO results (guild_id, game_id, seat, user_id, name, "
                 "variant, points, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    game["game_id"],
-                    result.seat,
-                    result.user_id,
-                    result.name,
-                    game["variant"],
-                    result.points,
-                    int(result.won),
-                ),
+                (guild_id, game["game_id"], result.seat, result.user_id, result.name,
+                 game["variant"], result.points, int(result.won)),
             )
 
     async def game(self, guild_id: int, game_id: str) -> dict[str, Any] | None:
