@@ -62,3 +62,19 @@ async def test_a_failed_first_answer_posts_the_lobby_in_the_channel(tmp_path: Pa
             with contextlib.suppress(FakeDiscordError):
                 await started  # Discord told ana "This interaction failed"
         assert [f.reason for f in fake.failures if "no answer" not in f.reason] == []
+
+
+async def test_a_failed_save_of_a_new_lobby_leaves_the_channel_free(world: World) -> None:
+    write = world.bot.store.write
+
+    async def full(change: Write) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    world.bot.store.write = full  # type: ignore[method-assign]
+    refused = await world.ana.slash(world.table, "lama start")
+    world.bot.store.write = write  # type: ignore[method-assign]
+    assert refused.message is not None and refused.message.ephemeral
+    assert "nothing was changed" in refused.message.text
+    assert world.bot.sessions.get(world.table.id) is None, "no invisible lobby"
+    lobby = (await world.ana.slash(world.table, "lama start")).message
+    assert lobby is not None and "new game" in lobby.text
