@@ -7,7 +7,7 @@ from typing import Any
 import aiohttp
 
 from fakediscord import FakeDiscord
-from fakediscord.nonces import NONCE_WINDOW
+from fakediscord.channels import NONCE_WINDOW
 
 
 async def post(fake: FakeDiscord, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
