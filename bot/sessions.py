@@ -18,6 +18,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from bot.ai_runner import AiRunner, Player, make_player
 from bot.clock import Clock, SystemClock
@@ -62,6 +63,7 @@ class Change:
 
     events: list[Event]
     before: PlayerView | None = None
+    note: tuple[str, dict[str, Any]] | None = None  # a public note it owes (kind, params)
 
 
 @dataclass
@@ -196,11 +198,13 @@ class Session(Persistence):
             await self._apply(self.game, seat, action)
             return True
 
-    async def stop(self, user_id: int, moderator: bool) -> None:
-        """``/lama stop``: the host or a moderator ends the game; it counts for nobody."""
+    async def stop(self, user_id: int, moderator: bool, name: str = "") -> None:
+        """``/lama stop``: the host or a moderator ends the game; it counts for nobody.
+        Owes the table closed with a note naming ``name``."""
         async with self.lock:
             if user_id != self.host_id and not moderator:
                 raise NotAllowed(N_("Only the host or a moderator can stop the game."))
+            self.pending.append(Change([], note=("stopped", {"name": name})))
             await self.end(None)
 
     # ---- internals -------------------------------------------------------

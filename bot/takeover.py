@@ -8,7 +8,7 @@ player may have acted in between), exactly like the player-facing methods of
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.ai_runner import make_player
 from bot.defaults import continues_turn, default_action
@@ -82,16 +82,27 @@ async def apply_default(
             if state.timeouts[seat] >= hand_over_after:
                 _hand_over(session, seat)
                 _touch_table(session)
+            from bot.sessions import Change
+
+            session.pending.append(Change([], note=("timed_out", {
+                "seat": seat, "events": events, "handed_over": session.seats[seat].away})))
             await session._changed()
         return events, session.seats[seat].away
 
 
-async def mark_reminded(session: Session) -> bool:
-    """Note that this turn's reminder went out (it is not sent twice, even after a restart)."""
+async def mark_reminded(session: Session, seat: int | None = None,
+                        seconds_left: int | None = None) -> bool:
+    """Note that this turn's reminder went out (it is not sent twice, even after a restart);
+    with ``seconds_left``, commit the reminder ping for ``seat`` with it."""
+    from bot.sessions import Change
+
     async with session.lock:
         if not _alive(session):
             return False
         session.timers.reminded = True
+        if seat is not None and seconds_left is not None:
+            session.pending.append(Change([], note=("remind", {"seat": seat,
+                                                              "seconds": seconds_left})))
         await session.save()
         return session.timers.turn_seat is not None
 
@@ -137,15 +148,18 @@ async def expire_lobby(session: Session) -> bool:
         return True
 
 
-async def abandon(session: Session) -> bool:
+async def abandon(session: Session, note: tuple[str, dict[str, Any]] | None = None) -> bool:
     """End a lobby or game nobody can finish; a game is recorded with no results (as /lama stop).
+    ``note``: the public note (and closed table) the end owes.
 
     False if the session had already ended.
     """
-    from bot.sessions import Status
+    from bot.sessions import Change, Status
 
     async with session.lock:
         if not _alive(session) or session.status not in (Status.LOBBY, Status.PLAYING):
             return False
+        if note is not None:
+            session.pending.append(Change([], note=note))
         await session.end(None)
         return True

@@ -17,7 +17,7 @@ from cogs.buttons import RematchButton
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.endings import final_standings, round_summary
-from cogs.liveness import channel_gone, lose_channel
+from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.render import Payload, hand_message, table_message
 from cogs.replies import user_tr
@@ -109,7 +109,14 @@ class Table(commands.Cog):
         items: list[Owed] = []
         repost = session.table_message_id is None
         opening = False
+        closing: Payload | None = None  # the note a game's abandoned table shows
         for change in changes:
+            if change.note is not None:
+                note = note_payload(tr, session, *change.note)
+                if note is not None and change.note[0] in ("stopped", "idle"):
+                    closing = note
+                if note is not None and change.note[0] != "stopped":  # (stop: the answer)
+                    items.append(self._owe(session, EVENT, "note", payload_body(note)))
             session.note_public(visible_to(change.events, None))
             opening = opening or (change.before is None and bool(change.events))
             if change.before is not None and any(
@@ -125,7 +132,15 @@ class Table(commands.Cog):
             answer, session.answer = session.answer, None
             return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
         if status is Status.ABANDONED:
-            return items
+            if closing is None or session.game is None or session.table_message_id is None:
+                return items
+            users = [None if s.is_ai else s.user_id for s in session.seats]
+            closed = table_message(tr, session.view(None), session.channel_id, users,
+                                   session.recent)
+            closed.content, closed.mention = closing.content, None
+            return [self._owe(session, STATE, "table", {
+                "final": payload_body(closed), "message_id": session.table_message_id}),
+                *items]
         if opening and status is Status.PLAYING:
             items.append(self._owe(session, STATE, "lobby", {"closed": "started"}))
         view = session.view(None)
@@ -261,16 +276,6 @@ class Table(commands.Cog):
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
-
-    async def close_table(self, session: Session, text: str) -> None:
-        """After /lama stop: the table keeps its last state, without buttons or ping."""
-        if session.table_message_id is None:
-            return
-        try:
-            await self._channel(session.channel_id, session.guild_id).get_partial_message(
-                session.table_message_id).edit(content=text, view=None)
-        except discord.HTTPException:
-            log.info("could not close the table %s", session.table_message_id)
 
 
 def stale(message: discord.Message, payload: Payload) -> bool:
