@@ -354,5 +354,7 @@ class Sessions:
                         log.warning("could not checkpoint channel %s", session.channel_id)
 
     async def close(self) -> None:
+        """AIs and timers stop; the delivery marks not yet committed are (the store stays)."""
         await self.ai.close()
         await self.timers.close()
+        await self.outbox.close()
