@@ -139,8 +139,8 @@ class Table(commands.Cog):
                                    session.recent)
             closed.content, closed.mention = closing.content, None
             return [self._owe(session, STATE, "table", {
-                "final": payload_body(closed), "message_id": session.table_message_id}),
-                *items]
+                "final": payload_body(closed), "message_id": session.table_message_id,
+                "game_id": session.game_id}), *items]
         if opening and status is Status.PLAYING:
             items.append(self._owe(session, STATE, "lobby", {"closed": "started"}))
         view = session.view(None)
@@ -149,7 +149,8 @@ class Table(commands.Cog):
             payload = table_message(tr, view, session.channel_id, users, session.recent)
             payload.content, payload.mention = None, None
             items.append(self._owe(session, STATE, "table", {
-                "final": payload_body(payload), "message_id": session.table_message_id}))
+                "final": payload_body(payload), "message_id": session.table_message_id,
+                "game_id": session.game_id}))
             end = final_standings(tr, view, session.channel_id, session.game_id, users)
             body = payload_body(end)
             body["rematch"] = {"channel_id": session.channel_id, "game_id": session.game_id,
@@ -220,8 +221,9 @@ class Table(commands.Cog):
     ) -> int | None:
         payload = payload_from_body(item.body["final"])
         payload.view = discord.ui.View()  # no buttons any more
-        message_id = (session.table_message_id if session is not None else None) or item.body.get(
-            "message_id")
+        message_id = item.body.get("message_id")
+        if session is not None and session.game_id == item.body.get("game_id"):
+            message_id = session.table_message_id or message_id  # newer: a repost under way
         if message_id is None:
             return None
         try:
