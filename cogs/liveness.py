@@ -116,7 +116,7 @@ class Liveness(commands.Cog):
             await session.leave(user.id)
             await interaction.response.send_message(tr("{name} left the lobby.",
                                                        name=user.display_name))
-            await self._edit_lobby(session, None)
+            await self.bot.sessions.publish(session)  # the lobby, owed by the commit
             return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
