@@ -63,3 +63,9 @@ class NotAMove(BotError):
     """An action text that names no move at all (a forged or garbled component)."""
 
     message = N_("That is not a move of this game.")
+
+
+class SaveFailed(BotError):
+    """The store refused a change; it was undone in memory too, so this is the truth."""
+
+    message = N_("The bot could not save that, so nothing was changed. Try again in a moment.")
