@@ -59,6 +59,7 @@ class LamaBot(commands.AutoShardedBot):
         self.store: Store = store or SqliteStore(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
                                  seed=settings.lama_seed, clock=clock)
+        self.sessions.timers.ping_delay = settings.lama_ping_delay
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None

@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     lama_dev_guild: int | None = None
     lama_ai_delay: float = Field(default=1.5, ge=0)
     lama_seed: str | None = None
+    lama_ping_delay: float = Field(default=10.0, ge=0)  # a human's turn waits this long: ping
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
     lama_guild_ready_timeout: float = Field(default=2.0, ge=0)

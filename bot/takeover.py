@@ -91,16 +91,17 @@ async def apply_default(
 
 
 async def mark_reminded(session: Session, seat: int | None = None,
-                        seconds_left: int | None = None) -> bool:
-    """Note that this turn's reminder went out (it is not sent twice, even after a restart);
-    with ``seconds_left``, commit the reminder ping for ``seat`` with it."""
+                        seconds_left: int | None = None, *, ping: bool = False) -> bool:
+    """Note that this turn's ping went out (it is not sent twice, even after a restart);
+    with ``ping``, commit the ping for ``seat`` with it (``seconds_left``: None without a
+    turn timer)."""
     from bot.sessions import Change
 
     async with session.lock:
         if not _alive(session):
             return False
         session.timers.reminded = True
-        if seat is not None and seconds_left is not None:
+        if seat is not None and ping:
             session.pending.append(Change([], note=("remind", {"seat": seat,
                                                               "seconds": seconds_left})))
         await session.save()

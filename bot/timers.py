@@ -7,7 +7,10 @@ session that sleeps (on the injectable :class:`~bot.clock.Clock`) until the next
 deadline and then fires it:
 
 - lobby: a lobby nobody started expires ``LOBBY_TTL`` after it opened;
-- remind: half-way through a human's turn, one public ping for that player;
+- remind: the one ping policy: once a human's turn has waited ``ping_delay`` seconds
+  (``LAMA_PING_DELAY``, default 10; at most half the turn timeout) without them acting,
+  one short public message mentions that player (the table itself never pings: it is
+  edited in place, and Discord pings on new messages only);
 - turn: at the deadline the rule set's default action (bot/defaults.py); a seat
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
@@ -39,6 +42,7 @@ MIN_TURN_TIMEOUT = 30
 MAX_TURN_TIMEOUT = 3600
 LOBBY_TTL = 10 * 60.0
 IDLE_TTL = 30 * 60.0
+DEFAULT_PING_DELAY = 10.0  # seconds a human's turn waits before one ping
 HAND_OVER_AFTER = 2  # timeouts in a row before an AI takes the seat
 TURN_TIMEOUT_SETTING = "turn_timeout"
 
@@ -83,15 +87,18 @@ class TimerState:
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
-    @property
-    def reminder_at(self) -> float | None:
+    def ping_at(self, delay: float) -> float | None:
+        """When this turn's one ping is due: ``delay`` after it began, at most half-way."""
         if self.turn_started is None or self.turn_seat is None:
             return None
-        return self.turn_started + self.turn_timeout / 2
+        if self.turn_timeout > 0:
+            delay = min(delay, self.turn_timeout / 2)
+        return self.turn_started + delay
 
     @property
     def deadline(self) -> float | None:
-        if self.turn_started is None or self.turn_seat is None:
+        """When the bot plays for the human to act (None: no turn timer, or an AI's turn)."""
+        if self.turn_started is None or self.turn_seat is None or self.turn_timeout <= 0:
             return None
         return self.turn_started + self.turn_timeout
 
@@ -133,7 +140,7 @@ class TimerState:
 class Announcer(Protocol):
     """The public messages of the watchdog (implemented by the liveness cog)."""
 
-    async def remind(self, session: Session, seat: int, seconds_left: int) -> None: ...
+    async def remind(self, session: Session, seat: int, seconds_left: int | None) -> None: ...
 
     async def timed_out(
         self, session: Session, seat: int, events: list[Event], handed_over: bool
@@ -154,9 +161,11 @@ class _Watch:
 class Watchdog:
     """One timer task per session: sleeps until the next deadline, then fires it."""
 
-    def __init__(self, sessions: Sessions, clock: Clock) -> None:
+    def __init__(self, sessions: Sessions, clock: Clock,
+                 ping_delay: float = DEFAULT_PING_DELAY) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.ping_delay = ping_delay
         self.announcer: Announcer | None = None
         self._watches: dict[int, _Watch] = {}
 
@@ -191,7 +200,7 @@ class Watchdog:
             if state.last_human_at is None:
                 state.last_human_at = now
             seat = game.to_act
-            if seat is None or session.seats[seat].is_ai or state.turn_timeout <= 0:
+            if seat is None or session.seats[seat].is_ai:
                 state.clear_turn()
             elif (seat, len(history)) != (state.turn_seat, state.turn_key):
                 state.turn_seat, state.turn_key = seat, len(history)
@@ -211,8 +220,9 @@ class Watchdog:
                 due.append((state.last_human_at + IDLE_TTL, "idle"))
             if state.deadline is not None:
                 due.append((state.deadline, "turn"))
-                if not state.reminded and state.reminder_at is not None:
-                    due.append((state.reminder_at, "remind"))
+            ping_at = state.ping_at(self.ping_delay)
+            if not state.reminded and ping_at is not None:
+                due.append((ping_at, "remind"))
         return min(due) if due else None
 
     def arm(self, session: Session) -> None:
@@ -286,10 +296,11 @@ class Watchdog:
                     await announcer.abandoned_idle(session)
         elif kind == "remind":
             seat, deadline = session.timers.turn_seat, session.timers.deadline
-            late = deadline is None or now >= deadline  # e.g. after a restart: default next
-            seconds = None if late or seat is None else round((deadline or now) - now)
-            reminded = await takeover.mark_reminded(session, seat, seconds)
-            if reminded and seat is not None and seconds is not None and announcer is not None:
+            late = deadline is not None and now >= deadline  # e.g. after a restart
+            seconds = None if deadline is None else round(deadline - now)
+            ping = not late and seat is not None
+            reminded = await takeover.mark_reminded(session, seat, seconds, ping=ping)
+            if reminded and ping and seat is not None and announcer is not None:
                 await announcer.remind(session, seat, seconds)
         elif kind == "turn":
             await self._time_out(session)

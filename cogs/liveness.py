@@ -64,6 +64,9 @@ def note_payload(
         user_id = session.seats[params["seat"]].user_id
         if user_id is None:
             return None
+        if params.get("seconds") is None:  # no turn timer
+            return Payload(content=tr("⏰ <@{user}>, it is your turn.", user=user_id),
+                           mention=user_id)
         return Payload(content=tr.plural(
             "⏰ <@{user}>, it is still your turn: {n} second left, then the bot plays for you.",
             "⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays for you.",
@@ -125,7 +128,7 @@ class Liveness(commands.Cog):
         await self.bot.sessions.publish(session)
 
     # ---- the watchdog's messages (bot.timers.Announcer) ------------------
-    async def remind(self, session: Session, seat: int, seconds_left: int) -> None:
+    async def remind(self, session: Session, seat: int, seconds_left: int | None) -> None:
         """The ping was committed with the reminder (note_payload): deliver it."""
         await self.bot.sessions.publish(session)
 

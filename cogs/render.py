@@ -124,9 +124,12 @@ def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
 
 def table_message(
     tr: Translator, view: PlayerView, game: str, users: Sequence[int | None],
-    recent: Sequence[Event],
+    recent: Sequence[Event], deadline: float | None = None,
 ) -> Payload:
-    """The public table: everything public, the log, and a ping for the player to act."""
+    """The public table: everything public, the log, whose turn it is and its deadline.
+
+    It never pings (it is edited in place; the ping is its own short message, bot/timers.py),
+    so its mention of the player to act only names them."""
     embed = discord.Embed(
         title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR
     )
@@ -161,7 +164,10 @@ def table_message(
         if user is None:
             content = tr("{name} is thinking…", name=tr.name(view.seats[view.to_act].name))
         else:
-            content, mention = tr("<@{user}>, it is your turn.", user=user), user
+            content = tr("<@{user}>, it is your turn.", user=user)
+            if deadline is not None:
+                content = tr("<@{user}>, it is your turn (the bot plays for you {deadline}).",
+                             user=user, deadline=f"<t:{int(deadline)}:R>")
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(HandButton(game, clip(tr("My hand"), BUTTON_LABEL)))
     return Payload(content=content, embed=embed, view=buttons, mention=mention)

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour cannot be edited any more
+
 
 class Table(commands.Cog):
     """Playing: the table everyone sees and the hand only its owner sees."""
@@ -115,7 +117,10 @@ class Table(commands.Cog):
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
         """The round summaries (rendered now: events are posted as committed), the table
-        (a state: rendered when delivered), the lobby, the final table and standings."""
+        (a state: rendered when delivered), the lobby, the final table and standings.
+
+        The table is one message per round, edited in place as moves land; it is posted
+        anew only at a new round (or when Discord refuses an edit past an hour)."""
         tr = public_tr(session)
         items: list[Owed] = []
         repost = session.table_message_id is None
@@ -167,11 +172,6 @@ class Table(commands.Cog):
             body["rematch"] = {"game_id": session.game_id, "label": tr("Rematch")}
             items.append(self._owe(session, EVENT, "standings", body))
             return items
-        to_act = view.to_act
-        mention = users[to_act] if to_act is not None else None
-        if mention is not None and mention != session.pinged:
-            repost = True  # Discord pings on new messages only, not on edits
-        session.pinged = mention
         items.append(self._owe(session, STATE, "table", {"repost": repost}))
         return items
 
@@ -209,7 +209,8 @@ class Table(commands.Cog):
                      ) -> int:
         tr = public_tr(session)
         users = [None if s.is_ai else s.user_id for s in session.seats]
-        payload = table_message(tr, session.view(None), session.short_id, users, session.recent)
+        payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
+                                session.timers.deadline)
         old = session.table_message_id
         if not item.body.get("repost") and old is not None:
             try:
@@ -218,6 +219,11 @@ class Table(commands.Cog):
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
                 old = None
+            except discord.HTTPException as error:
+                if error.code != TOO_OLD_TO_EDIT:
+                    raise
+                log.info("the table of channel %s is too old to edit; posting it again",
+                         session.channel_id)
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.table_message_id = message.id
         if stale(message, payload):  # the nonce returned a post made for an earlier state

@@ -17,6 +17,7 @@ import pytest
 from bot import create_bot
 from bot.client import LamaBot
 from bot.clock import ManualClock
+from bot.timers import DEFAULT_PING_DELAY
 from fakediscord import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -116,14 +117,14 @@ def posted_body(fake: FakeDiscord, content: str) -> dict[str, Any]:
 async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: Club) -> None:
     await club.start_game()
     reminder = club.channel.wait_for_message(is_note("⏰"))
-    club.advance(60)
+    club.advance(DEFAULT_PING_DELAY)
     note = await reminder
-    assert f"<@{club.ana.id}>" in note.content and "60 seconds" in note.content
+    assert f"<@{club.ana.id}>" in note.content and "110 seconds" in note.content
     assert f"<@{club.ben.id}>" not in note.content
     mentions = posted_body(club.fake, note.content)["allowed_mentions"]
     assert [int(u) for u in mentions["users"]] == [club.ana.id] and not mentions["parse"]
     timed_out = club.channel.wait_for_message(is_note("ran out of time"))
-    club.advance(60)
+    club.advance(120 - DEFAULT_PING_DELAY)
     note = await timed_out
     assert "ana quit the round" in note.content
     assert "AI" not in note.content, "once is not twice"
@@ -195,8 +196,8 @@ async def test_config_turn_timeout(club: Club) -> None:
     await club.ben.click(lobby, "Join")
     await club.ana.click(lobby, "Start")
     reminder = club.channel.wait_for_message(is_note("⏰"))
-    club.advance(22.5)
-    assert "22 seconds" in (await reminder).content  # 45 / 2 = 22.5, rounded to even
+    club.advance(DEFAULT_PING_DELAY)
+    assert "35 seconds" in (await reminder).content  # the ping: 10 s into a 45 s turn
 
 
 # ---- lobbies and idle games ----------------------------------------------------------------
@@ -283,7 +284,8 @@ async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -
     assert session is not None
     await club.channel.set_permissions(club.guild.me, deny=SEND_MESSAGES)
     ended = await lost(club.bot)
-    await club.act(club.ana, "Draw")  # the answer is fine; the new table (ben's ping) is 403
+    await club.act(club.ana, "Draw")  # the answer is fine; the table is edited in place
+    club.advance(DEFAULT_PING_DELAY)  # ben's ping is a new message: 403
     assert await ended is session
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)

@@ -199,12 +199,14 @@ async def test_a_deleted_table_is_posted_again(club: Table) -> None:
         first = await fake.notifier.wait_for(
             lambda: t.table if (t := current(club.channel)) else None, WAIT, "the first table"
         )
+        edits = first.edits
         await take_turn(fake, club.channel, club.members)
         table = await fake.notifier.wait_for(
-            lambda: tables[0] if len(tables := [m for m in club.channel.messages if is_table(m)])
-            == 1 and tables[0] is not first else None, WAIT, "the table to be reposted",
+            lambda: first if first.edits > edits and len(
+                [m for m in club.channel.messages if is_table(m)]) == 1 else None, WAIT,
+            "the table to be edited in place",
         )
-        await bot.sessions.outbox.deliver(club.channel.id)  # the repost under way is done
+        await bot.sessions.outbox.deliver(club.channel.id)  # the edit under way is done
     fake.publish_delete(table)  # a moderator cleaned the channel while the bot was away
     async with fake.run(club.bot(), sync=False):
         fresh = await fake.notifier.wait_for(

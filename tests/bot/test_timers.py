@@ -21,7 +21,7 @@ from bot.defaults import default_action
 from bot.outbox import Owed
 from bot.sessions import Session, Sessions, Status
 from bot.store import SqliteStore
-from bot.timers import IDLE_TTL, LOBBY_TTL, valid_turn_timeout
+from bot.timers import DEFAULT_PING_DELAY, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
 from game import Action, Card, EventKind, Game, player_view
 from game.actions import DRAW, PASS, QUIT, ROLL, STOP, discard, play, take
 
@@ -40,7 +40,7 @@ class Recorder:
     async def next(self) -> tuple[Any, ...]:
         return await asyncio.wait_for(self.notes.get(), NOTE_WAIT)
 
-    async def remind(self, session: Session, seat: int, seconds_left: int) -> None:
+    async def remind(self, session: Session, seat: int, seconds_left: int | None) -> None:
         await self.notes.put(("remind", seat, seconds_left))
 
     async def timed_out(self, session: Session, seat: int, events: list[Any],
@@ -160,18 +160,19 @@ def test_each_rule_sets_default_action() -> None:
 # ---- timers on sessions ------------------------------------------------------------------
 
 
-async def test_reminder_at_half_time_then_classic_default_quit(
+async def test_one_ping_after_the_ping_delay_then_classic_default_quit(
     sessions: Sessions, clock: ManualClock, recorder: Recorder
 ) -> None:
     session = await started(sessions)
     game = game_of(session)
     seat = game.to_act
     assert seat is not None and session.timers.turn_seat == seat
-    clock.advance(59)
+    clock.advance(DEFAULT_PING_DELAY - 1)
+    await asyncio.sleep(0)
     assert recorder.notes.empty()
     clock.advance(1)
-    assert await recorder.next() == ("remind", seat, 60)
-    clock.advance(60)
+    assert await recorder.next() == ("remind", seat, 120 - DEFAULT_PING_DELAY)
+    clock.advance(120 - DEFAULT_PING_DELAY)
     assert await recorder.next() == ("timed out", seat, [EventKind.QUIT], False)
     assert game.history[-1] == (seat, QUIT)
     assert session.timers.timeouts[seat] == 1
@@ -319,8 +320,10 @@ async def test_no_human_action_for_thirty_minutes_abandons_the_game(
     seat = game_of(session).to_act
     assert seat is not None
     clock.advance(IDLE_TTL - 60)
+    assert await recorder.next() == ("remind", seat, None), "no turn timer: pinged once"
     await session.act(user_of(session, seat), None, "draw")  # a human action: idle again from now
     clock.advance(IDLE_TTL - 1)
+    assert await recorder.next() == ("remind", game_of(session).to_act, None)
     assert recorder.notes.empty()
     clock.advance(1)
     assert await recorder.next() == ("idle",)
