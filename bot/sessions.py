@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -308,6 +309,7 @@ class Sessions:
         self.clock: Clock = clock or SystemClock()
         self.timers = Watchdog(self, self.clock)
         self.outbox = Outbox(store)
+        self.followers: list[Callable[[Session], Awaitable[object]]] = []  # after publish
 
     def get(self, channel_id: int) -> Session | None:
         return self._by_channel.get(channel_id)
@@ -377,6 +379,11 @@ class Sessions:
         await self.outbox.deliver(session.channel_id)
         self.ai.wake(session)
         self.timers.arm(session)
+        for follow in self.followers:  # e.g. open hands follow the game (cogs/hands.py)
+            try:
+                await follow(session)
+            except Exception:
+                log.exception("a follower of channel %s failed", session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""

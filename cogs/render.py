@@ -30,10 +30,12 @@ class Payload:
     view: discord.ui.View | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
+    files: list[discord.File] = field(default_factory=list)  # attachments riding along
 
     def kwargs(self) -> dict[str, Any]:
+        """For a new message (send, send_message)."""
         users = [discord.Object(self.mention)] if self.mention else False
-        return {
+        kwargs: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
@@ -41,6 +43,17 @@ class Payload:
                 everyone=False, roles=False, replied_user=False, users=users
             ),
         }
+        if self.files:
+            kwargs["files"] = self.files
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For an edit (edit, edit_message, edit_original_response): files replace the
+        message's attachments."""
+        kwargs = self.kwargs()
+        if "files" in kwargs:
+            kwargs["attachments"] = kwargs.pop("files")
+        return kwargs
 
 
 def short_label(card: Card) -> str:

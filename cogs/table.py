@@ -17,12 +17,13 @@ from cogs.buttons import RematchButton
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.endings import final_standings, round_summary
+from cogs.hands import LiveHands
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.render import Payload, hand_message, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
-from game import EventKind, visible_to
+from game import EventKind, PlayerView, visible_to
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -40,17 +41,21 @@ class Table(commands.Cog):
         self._command = app_commands.Command(
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
+        self.hands = LiveHands(bot.sessions.clock)
 
     async def cog_load(self) -> None:
         self.bot.lama.add_command(self._command)
         outbox = self.bot.sessions.outbox
         outbox.composer, outbox.courier, outbox.on_gone = (self.compose, self.deliver,
                                                            self.channel_lost)
+        self.bot.sessions.followers.append(self.follow_hands)
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)
         outbox = self.bot.sessions.outbox
         outbox.courier = outbox.on_gone = None
+        if self.follow_hands in self.bot.sessions.followers:
+            self.bot.sessions.followers.remove(self.follow_hands)
 
     # ---- the hand --------------------------------------------------------
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -80,8 +85,9 @@ class Table(commands.Cog):
         self, interaction: discord.Interaction, session: Session, note: str | None = None
     ) -> None:
         seat = session.require_seat(interaction.user.id)
-        payload = self.hand_payload(interaction, session, seat, note)
+        payload, view = self.render_hand(interaction, session, seat, note)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
+        self.hands.answered(interaction, session, seat, view)
 
     async def on_action(
         self, interaction: discord.Interaction, game: str, version: int, action: str
@@ -97,22 +103,31 @@ class Table(commands.Cog):
         except StaleButton as stale:
             seat = session.require_seat(interaction.user.id)
             note = tr(stale.message)
-            payload = self.hand_payload(interaction, session, seat, note)
-            await update_message(interaction, **payload.kwargs())
+            payload, view = self.render_hand(interaction, session, seat, note)
+            await update_message(interaction, **payload.edit_kwargs())
+            self.hands.answered(interaction, session, seat, view)
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
-        payload = self.hand_payload(interaction, session, seat, note)
-        await update_message(interaction, **payload.kwargs())
+        payload, view = self.render_hand(interaction, session, seat, note)
+        await update_message(interaction, **payload.edit_kwargs())
+        self.hands.answered(interaction, session, seat, view)
         await self.bot.sessions.publish(session)
 
-    def hand_payload(
+    def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
-    ) -> Payload:
-        return hand_message(user_tr(interaction), session.view(seat), session.short_id,
-                            session.version, note)
+    ) -> tuple[Payload, PlayerView]:
+        """A player's hand in their language, and the view it shows."""
+        view = session.view(seat)
+        return hand_message(user_tr(interaction), view, session.short_id, session.version,
+                            note), view
+
+    async def follow_hands(self, session: Session) -> None:
+        """After a published change: open hands show what changed for their owners."""
+        if session.game is not None:
+            await self.hands.follow(session, self.render_hand)
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:

@@ -56,6 +56,11 @@ async def settled(result: InteractionResult) -> Message:
     return result.message
 
 
+def offers(hand: Message) -> Callable[[], bool | None]:
+    """A condition: ``hand`` offers moves (its owner's turn has come)."""
+    return lambda: True if action_buttons(hand) or hand.selects else None
+
+
 Chooser = Callable[[Member, Message], tuple[str, str | None]]
 
 
@@ -73,9 +78,13 @@ async def play_out(
     members: dict[int, Member],
     choose: Chooser = first_button,
     max_steps: int = 3000,
+    keep_open: bool = False,
 ) -> Message:
-    """Humans open My hand when pinged and click until the game ends; returns the standings."""
+    """Humans open My hand when it is their turn and click until the game ends; returns the
+    standings. ``keep_open``: a player keeps the hand message they opened and waits for it to
+    offer their moves (the bot edits it when their turn comes) instead of pressing My hand."""
     seen: list[tuple[int, int]] = []
+    hands: dict[int, Message] = {}
 
     def changed() -> Turn | None:
         turn = current(channel)
@@ -89,9 +98,21 @@ async def play_out(
         if turn.user_id is None or turn.table is None:
             continue  # an AI is thinking: wait for the next state
         member = members[turn.user_id]
-        reply = await member.click(turn.table, "My hand")
-        hand = reply.message
-        assert hand is not None and hand.ephemeral
+        hand = hands.get(member.id)
+        if hand is not None:
+            ready = offers(hand)
+            await fake.notifier.wait_for(
+                lambda ready=ready: True if ready() or changed() else None, WAIT,
+                f"{member.name}'s open hand to offer their moves",
+            )
+            if not ready():
+                continue  # the table moved on (e.g. the game ended): look again
+        else:
+            reply = await member.click(turn.table, "My hand")
+            hand = reply.message
+            assert hand is not None and hand.ephemeral
+            if keep_open:
+                hands[member.id] = hand
         while action_buttons(hand) or hand.selects:
             custom_id, value = choose(member, hand)
             if value is None:
@@ -99,4 +120,6 @@ async def play_out(
             else:
                 result = await member.select(hand, value, custom_id=custom_id)
             hand = await settled(result)
+            if keep_open:
+                hands[member.id] = hand
     raise AssertionError("the game did not end")

@@ -101,7 +101,7 @@ async def test_three_humans_keep_the_channel_calm(world: World) -> None:
     await world.ben.click(lobby, "Join")
     await world.cleo.click(lobby, "Join")
     await world.ana.click(lobby, "Start")
-    final = await play_out(world.fake, world.table, world.members)
+    final = await play_out(world.fake, world.table, world.members, keep_open=True)
     game_id = next(b for b in final.buttons
                    if b.custom_id.startswith("lama:v2:rematch:")).custom_id.rsplit(":", 1)[1]
     stored = await world.bot.store.game(world.guild.id, game_id)
@@ -114,6 +114,7 @@ async def test_three_humans_keep_the_channel_calm(world: World) -> None:
     TRAFFIC.append(("classic, 3 humans", counts))
     print(f"\ntraffic of a 3-human classic game: {counts}")
     assert counts["429s"] == 0
+    assert counts["my_hand"] <= 3, "one My hand click per human: the open hand follows"
     assert counts["creates"] <= 3 * rounds + 2, counts  # + the lobby and the standings
     assert counts["deletes"] <= rounds, counts
     tables = [m for m in world.table.messages if is_table(m) or is_final(m)]

@@ -1,0 +1,105 @@
+"""Open hands follow the game: one click per move.
+
+A player's hand is an ephemeral message; only its interaction's webhook token
+can edit it, and only for 15 minutes after the click that made or last edited
+it. :class:`LiveHands` keeps, per player, the latest interaction that answered
+with their hand and when they clicked. After each published change, a hand
+whose content matters now (their turn came, a new round, their cards, the
+end) is edited through that token, so the player clicks their next move
+directly instead of pressing My hand again. A token is used up to
+:data:`TOKEN_TTL` after the click (an expired one answers 401 and counts
+toward Discord's invalid-request limit); after that the player presses My
+hand (and the ping, bot/timers.py, tells them it is their turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.clock import Clock
+from cogs.render import Payload
+
+if TYPE_CHECKING:
+    from bot.sessions import Session
+    from game.views import PlayerView
+
+log = logging.getLogger(__name__)
+
+TOKEN_TTL = 14 * 60.0  # seconds: Discord's 15 minutes, less a margin
+
+Shape = tuple[object, ...]
+Render = Callable[[discord.Interaction, "Session", int], tuple[Payload, "PlayerView"]]
+
+
+def shape(view: PlayerView, finished: bool) -> Shape:
+    """What makes a hand worth editing: not other players' moves, only what changes it for
+    its owner (their turn, their cards, the round, the end)."""
+    return (view.round_no, view.my_turn, view.hand, view.drawn, view.roll, view.legal,
+            view.finished or finished)
+
+
+@dataclass
+class LiveHand:
+    interaction: discord.Interaction
+    clicked_at: float
+    game_id: str
+    seat: int
+    shown: Shape
+
+
+class LiveHands:
+    """The hands that can still be edited, per (channel, user)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._hands: dict[tuple[int, int], LiveHand] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def answered(self, interaction: discord.Interaction, session: Session, seat: int,
+                 view: PlayerView) -> None:
+        """``interaction`` answered with this player's hand (its message is now theirs)."""
+        key = (session.channel_id, interaction.user.id)
+        self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
+                                    shape(view, False))
+
+    def live(self, channel_id: int, user_id: int) -> bool:
+        hand = self._hands.get((channel_id, user_id))
+        return hand is not None and self.clock.now() - hand.clicked_at < TOKEN_TTL
+
+    async def follow(self, session: Session, render: Render) -> int:
+        """Edit every live hand of ``session`` whose shape changed; the number edited."""
+        lock = self._locks.setdefault(session.channel_id, asyncio.Lock())
+        edited = 0
+        async with lock:
+            now = self.clock.now()
+            for key, hand in list(self._hands.items()):
+                if key[0] != session.channel_id:
+                    continue
+                if hand.game_id != session.game_id or now - hand.clicked_at >= TOKEN_TTL:
+                    del self._hands[key]  # another game, or the token is too old to use
+                    continue
+                payload, view = render(hand.interaction, session, hand.seat)
+                new = shape(view, session.game is None or view.finished)
+                if new == hand.shown:
+                    continue
+                hand.shown = new
+                try:
+                    await hand.interaction.edit_original_response(**payload.edit_kwargs())
+                    edited += 1
+                except discord.HTTPException as error:
+                    log.info("could not follow the hand of %s in channel %s (%s)", key[1],
+                             key[0], error)
+                    del self._hands[key]
+                if view.finished:
+                    self._hands.pop(key, None)
+        return edited
+
+    def forget(self, channel_id: int) -> None:
+        for key in [k for k in self._hands if k[0] == channel_id]:
+            del self._hands[key]
