@@ -100,6 +100,9 @@ class LiveHands:
                     self._hands.pop(key, None)
         return edited
 
+    def drop(self, channel_id: int, user_id: int) -> None:
+        self._hands.pop((channel_id, user_id), None)
+
     def forget(self, channel_id: int) -> None:
         for key in [k for k in self._hands if k[0] == channel_id]:
             del self._hands[key]

@@ -112,8 +112,10 @@ class Table(commands.Cog):
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
         payload, view = self.render_hand(interaction, session, seat, note)
-        await update_message(interaction, **payload.edit_kwargs())
-        self.hands.answered(interaction, session, seat, view)
+        if await update_message(interaction, **payload.edit_kwargs()):
+            self.hands.answered(interaction, session, seat, view)
+        else:  # its token is spent: this hand is not followed any more
+            self.hands.drop(session.channel_id, interaction.user.id)
         await self.bot.sessions.publish(session)
 
     def render_hand(

@@ -45,16 +45,18 @@ async def send_message(interaction: discord.Interaction, **kwargs: Any) -> int |
     return message.id
 
 
-async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def update_message(interaction: discord.Interaction, **kwargs: Any) -> bool:
     """Edit the clicked message: as the answer, or (after a defer) through the webhook.
 
     A late edit can meet an expired token (15 minutes) or a deleted message: that is
-    logged, the game itself is already saved and goes on.
+    logged (and False returned), the game itself is already saved and goes on.
     """
     if not interaction.response.is_done():
         await interaction.response.edit_message(**kwargs)
-        return
+        return True
     try:
         await interaction.edit_original_response(**kwargs)
     except discord.HTTPException:
         log.warning("could not edit the answer of interaction %s", interaction.id, exc_info=True)
+        return False
+    return True
