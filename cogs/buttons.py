@@ -156,6 +156,37 @@ class ActButton(
         await route(interaction, "Table", "on_action", self.game, self.version, self.action)
 
 
+class AskButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:ask:{GAME}:(?P<version>\d+):(?P<op>quit|back)",
+):
+    """Quit asks first (``quit``: the hand turns into a confirmation; ``back``: the hand
+    again), in the same ephemeral; only the confirmation's button acts."""
+
+    def __init__(self, game: str, version: int, op: str, label: str = "", style: Any = None
+                 ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or op,
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=custom_id("ask", game, version, op),
+            )
+        )
+        self.game = game
+        self.version = version
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AskButton:
+        return cls(match["game"], int(match["version"]), match["op"], item.label or "",
+                   item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await route(interaction, "Table", "on_ask", self.game, self.version, self.op)
+
+
 class ActSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"{PREFIX}:pick:{GAME}:(?P<version>\d+):(?P<slot>[a-z]+)",
@@ -209,4 +240,5 @@ class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGAC
         await refuse(interaction, LegacyButtonUsed())
 
 
-DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, ActSelect, LegacyButton)
+DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, AskButton, ActSelect,
+                 LegacyButton)

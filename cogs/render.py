@@ -11,7 +11,15 @@ import discord
 
 from bot.i18n import Translator
 from bot.markdown import BUTTON_LABEL, FIELD_VALUE, SELECT_LABEL, SELECT_PLACEHOLDER, clip
-from cogs.buttons import AI_OPS, LOBBY_OPS, ActButton, ActSelect, HandButton, LobbyButton
+from cogs.buttons import (
+    AI_OPS,
+    LOBBY_OPS,
+    ActButton,
+    ActSelect,
+    AskButton,
+    HandButton,
+    LobbyButton,
+)
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text
 from game import Action, ActionType, Card, Event, Phase, PlayerView
 
@@ -246,17 +254,40 @@ def action_components(
                                         value=str(a)) for a in discards[:25]]
         selects.append(ActSelect(game, version, "discard", options,
                                  clip(tr("Discard…"), SELECT_PLACEHOLDER)))
-    room = (MAX_ROWS - len(selects)) * MAX_ROW_BUTTONS
+    quits = [a for a in buttons if a.type is ActionType.QUIT]
+    buttons = [a for a in buttons if a.type is not ActionType.QUIT]
+    rows = MAX_ROWS - len(selects) - (1 if quits else 0)
+    room = rows * MAX_ROW_BUTTONS
     for index, action in enumerate(buttons[:room]):
         item = ActButton(game, version, str(action),
                          clip(action_label(tr, action, counts), BUTTON_LABEL),
                          STYLES.get(action.type))
         item.item.row = index // MAX_ROW_BUTTONS
         components.add_item(item)
+    if quits:  # apart from the playing buttons, below them; it asks first (cogs/table.py)
+        ask = AskButton(game, version, "quit", clip(tr("Quit"), BUTTON_LABEL),
+                        discord.ButtonStyle.secondary)
+        ask.item.row = min(rows, -(-len(buttons[:room]) // MAX_ROW_BUTTONS))
+        components.add_item(ask)
     for offset, select in enumerate(selects):
         select.item.row = MAX_ROWS - len(selects) + offset
         components.add_item(select)
     return components
+
+
+def quit_confirmation(tr: Translator, view: PlayerView, game: str, version: int) -> Payload:
+    """The hand asks before Quit (it ends the player's round): Yes, or back to the hand."""
+    payload = hand_message(tr, view, game, version,
+                           tr("**Quit?** It ends your round: what you hold counts."))
+    quit_action = next((a for a in view.legal if a.type is ActionType.QUIT), None)
+    components = discord.ui.View(timeout=None)
+    if quit_action is not None and view.my_turn:
+        components.add_item(ActButton(game, version, str(quit_action),
+                                      clip(tr("Yes, quit"), BUTTON_LABEL),
+                                      discord.ButtonStyle.danger))
+    components.add_item(AskButton(game, version, "back", clip(tr("Back"), BUTTON_LABEL)))
+    payload.view = components
+    return payload
 
 
 def hand_message(

@@ -20,7 +20,7 @@ from cogs.endings import final_standings, round_summary
 from cogs.hands import LiveHands
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
-from cogs.render import Payload, hand_message, table_message
+from cogs.render import Payload, hand_message, quit_confirmation, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
 from game import EventKind, PlayerView, visible_to
@@ -117,6 +117,21 @@ class Table(commands.Cog):
         else:  # its token is spent: this hand is not followed any more
             self.hands.drop(session.channel_id, interaction.user.id)
         await self.bot.sessions.publish(session)
+
+    async def on_ask(
+        self, interaction: discord.Interaction, game: str, version: int, op: str
+    ) -> None:
+        """Quit asks first, in the same ephemeral; Back (or a stale ask) shows the hand."""
+        session = self.drawn_for(interaction, game)
+        seat = session.require_seat(interaction.user.id)
+        view = session.view(seat)
+        if op == "quit" and version == session.version and view.my_turn:
+            payload = quit_confirmation(user_tr(interaction), view, session.short_id,
+                                        session.version)
+        else:
+            payload, view = self.render_hand(interaction, session, seat)
+        if await update_message(interaction, **payload.edit_kwargs()):
+            self.hands.answered(interaction, session, seat, view)
 
     def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None

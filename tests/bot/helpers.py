@@ -21,7 +21,18 @@ def is_final(message: Message) -> bool:
 
 
 def action_buttons(message: Message) -> list[str]:
-    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v2:act:")]
+    """The buttons that play: actions, and Quit (which asks first: its confirmation's
+    first button quits)."""
+    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v2:act:")
+            or (b.custom_id.startswith("lama:v2:ask:") and b.custom_id.endswith(":quit"))]
+
+
+async def click_and_confirm(member: Member, hand: Message, label: str) -> Message:
+    """Click ``label`` on a hand; a Quit asks first: confirm it. The hand as it is left."""
+    hand = await settled(await member.click(hand, label))
+    if any(b.label == "Yes, quit" for b in hand.buttons):
+        hand = await settled(await member.click(hand, "Yes, quit"))
+    return hand
 
 
 @dataclass

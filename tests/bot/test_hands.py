@@ -11,6 +11,7 @@ from bot import create_bot
 from bot.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Message
+from game.actions import QUIT
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import WAIT, action_buttons, offers, settled
 from tests.bot.test_liveness import Club, members
@@ -57,3 +58,23 @@ async def test_an_open_hand_offers_the_next_move_until_its_token_is_too_old(club
     assert ana.edits == edits and not action_buttons(ana), "a token past 14 minutes rests"
     again = await open_hand(club, club.ana)  # the fallback: My hand
     assert action_buttons(again)
+
+
+async def test_quit_sits_apart_and_asks_first_in_the_same_message(club: Club) -> None:
+    await club.start_game(turn_timeout=0)
+    session = club.bot.sessions.require(club.channel.id)
+    hand = await open_hand(club, club.ana)
+    ids = [b.custom_id for b in hand.buttons]
+    assert ids[-1].startswith("lama:v2:ask:") and ids[-1].endswith(":quit"), ids
+    assert all(":quit" not in i for i in ids[:-1]), "one Quit, after the playing buttons"
+    moves = len(session.game.history) if session.game else -1
+    asked = await settled(await club.ana.click(hand, "Quit"))
+    assert asked is hand and "Quit?" in hand.text, "asked in the same ephemeral"
+    assert [b.label for b in hand.buttons] == ["Yes, quit", "Back"]
+    assert session.game is not None and len(session.game.history) == moves, "nothing played"
+    await settled(await club.ana.click(hand, "Back"))
+    assert "Quit?" not in hand.text and any(b.label == "Draw" for b in hand.buttons)
+    await settled(await club.ana.click(hand, "Quit"))
+    await settled(await club.ana.click(hand, "Yes, quit"))
+    assert len(session.game.history) == moves + 1
+    assert session.game.history[-1] == (session.require_seat(club.ana.id), QUIT)

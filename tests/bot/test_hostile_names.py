@@ -14,7 +14,7 @@ from bot.markdown import escape
 from bot.sessions import MAX_NAME
 from fakediscord import FakeDiscord, Member
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import WAIT, Turn, current, play_out
+from tests.bot.helpers import WAIT, Turn, click_and_confirm, current, play_out
 
 RLO, FSI, PDI = "\u202e", "\u2068", "\u2069"
 HOSTILE = [
@@ -164,7 +164,7 @@ async def test_hostile_names_in_the_timers_messages(tmp_path: Path) -> None:
                 assert turn.table is not None
                 hand = (await second.click(turn.table, "My hand")).message
                 assert hand is not None
-                await second.click(hand, "Quit")
+                await click_and_confirm(second, hand, "Quit")
             await fake.notifier.wait_for(lambda: turn_of(first), WAIT, "the first's turn")
             await time_out("twice in a row")  # an AI takes the first player's seat
         assert not fake.failures and not fake.refusals, (fake.failures, fake.refusals)

@@ -29,7 +29,7 @@ from fakediscord import (
     TextChannel,
 )
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, current
+from tests.bot.helpers import Turn, click_and_confirm, current
 
 WAIT = 5.0
 
@@ -65,7 +65,7 @@ class Club:
         assert turn.table is not None
         hand = (await member.click(turn.table, "My hand")).message
         assert hand is not None
-        await member.click(hand, label)
+        await click_and_confirm(member, hand, label)
 
     async def start_game(self, **options: Any) -> Message:
         lobby = (await self.ana.slash(self.channel, "lama start", target=300, **options)).message
