@@ -26,7 +26,7 @@ from bot.catalog import read
 from bot.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import settled
+from tests.bot.helpers import action_buttons, settled
 
 WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")
@@ -184,13 +184,12 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
         hand_id = next(b.custom_id for b in current.buttons if ":hand:" in b.custom_id)
         hand = (await member.click(current, hand_id)).message
         assert hand is not None and hand.ephemeral
-        while hand.selects or any(":act:" in b.custom_id for b in hand.buttons):
+        while hand.selects or action_buttons(hand):  # (Quit asks first: then "Yes, quit")
             if hand.selects:
                 pick = hand.selects[0]
                 result = await member.select(hand, pick.options[0].value, custom_id=pick.custom_id)
             else:
-                button = next(b for b in hand.buttons if ":act:" in b.custom_id)
-                result = await member.click(hand, button.custom_id)
+                result = await member.click(hand, action_buttons(hand)[0])
             hand = await settled(result)
     raise AssertionError("the game did not end")
 

@@ -99,8 +99,13 @@ async def quit_turn(fake: FakeDiscord, channel: TextChannel, members: dict[int, 
     hand = await until_dead(process, member.click(turn.table, "My hand"))
     if hand is None or process.returncode is not None:
         return None
-    await until_dead(process, member.click(hand.message, next(
+    asked = await until_dead(process, member.click(hand.message, next(
         b.custom_id for b in hand.message.buttons if b.custom_id.endswith(":quit"))))
+    if asked is None or asked.message is None or process.returncode is not None:
+        return None
+    await until_dead(process, member.click(asked.message, next(  # Quit asks first: yes
+        b.custom_id for b in asked.message.buttons
+        if ":act:" in b.custom_id and b.custom_id.endswith(":quit"))))
     return turn.stamp
 
 
@@ -181,8 +186,12 @@ async def test_sigterm_lets_the_answer_under_way_finish_and_drops_nothing(tmp_pa
             member = {ana.id: ana, ben.id: ben}[turn.user_id]  # type: ignore[index]
             hand = (await member.click(turn.table, "My hand")).message  # type: ignore[arg-type]
             assert hand is not None
-            answer = await member.click(hand, next(
-                b.custom_id for b in hand.buttons if b.custom_id.endswith(":quit")))
+            asked = (await member.click(hand, next(
+                b.custom_id for b in hand.buttons if b.custom_id.endswith(":quit")))).message
+            assert asked is not None  # Quit asks first: yes
+            answer = await member.click(asked, next(
+                b.custom_id for b in asked.buttons
+                if ":act:" in b.custom_id and b.custom_id.endswith(":quit")))
             assert answer.type == 7, "the move under way is answered"
             assert await asyncio.wait_for(process.wait(), WAIT) == 0, log.read_text()
         shown = current(channel)

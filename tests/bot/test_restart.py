@@ -51,7 +51,10 @@ async def take_turn(
             result = await member.click(hand, custom_id)
         else:
             result = await member.select(hand, value, custom_id=custom_id)
-        await settled(result)
+        hand = await settled(result)
+        if any(b.label == "Yes, quit" for b in hand.buttons):  # Quit asks first
+            result = await member.click(hand, "Yes, quit")
+            await settled(result)
         await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to show the move")
         return result
 
