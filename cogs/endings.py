@@ -90,4 +90,6 @@ def final_standings(
     embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton(game_id, clip(tr("Rematch"), BUTTON_LABEL)))
-    return Payload(embed=embed, view=buttons)
+    humans = [u for s in view.winners if (u := users[s]) is not None]
+    content = "🏆 " + tr.join([f"<@{u}>" for u in humans]) if humans else None
+    return Payload(content=content, embed=embed, view=buttons, mentions=humans)

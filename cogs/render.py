@@ -39,10 +39,12 @@ class Payload:
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
     files: list[discord.File] = field(default_factory=list)  # attachments riding along
+    mentions: list[int] = field(default_factory=list)  # more users it may ping (winners)
 
     def kwargs(self) -> dict[str, Any]:
         """For a new message (send, send_message)."""
-        users = [discord.Object(self.mention)] if self.mention else False
+        pinged = ([self.mention] if self.mention else []) + self.mentions
+        users = [discord.Object(u) for u in pinged] if pinged else False
         kwargs: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,

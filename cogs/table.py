@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +26,7 @@ from cogs.render import Payload, hand_message, quit_confirmation, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
 from game import EventKind, PlayerView, visible_to
+from game.record import to_dict
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -202,6 +205,9 @@ class Table(commands.Cog):
             end = final_standings(tr, view, session.game_id, users)
             body = payload_body(end)
             body["rematch"] = {"game_id": session.game_id, "label": tr("Rematch")}
+            if session.game is not None:  # the whole game, every hand: fine once it is over
+                body["record"] = {"name": f"lama-{session.game_id}.json",
+                                  "data": to_dict(session.game)}
             items.append(self._owe(session, EVENT, "standings", body))
             return items
         items.append(self._owe(session, STATE, "table", {"repost": repost}))
@@ -338,16 +344,22 @@ def stale(message: discord.Message, payload: Payload) -> bool:
 def payload_body(payload: Payload) -> dict[str, Any]:
     """A rendered message as plain data (kept in the outbox)."""
     return {"content": payload.content, "mention": payload.mention,
+            "mentions": payload.mentions,
             "embed": payload.embed.to_dict() if payload.embed is not None else None}
 
 
 def payload_from_body(body: dict[str, Any]) -> Payload:
     embed = discord.Embed.from_dict(body["embed"]) if body.get("embed") else None
-    return Payload(content=body.get("content"), embed=embed, mention=body.get("mention"))
+    return Payload(content=body.get("content"), embed=embed, mention=body.get("mention"),
+                   mentions=list(body.get("mentions") or []))
 
 
 def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
     payload = payload_from_body(body)
+    record = body.get("record")
+    if record is not None:  # the game's record, replayable with `python -m game replay`
+        data = json.dumps(record["data"], ensure_ascii=False).encode()
+        payload.files.append(discord.File(io.BytesIO(data), filename=record["name"]))
     rematch = body.get("rematch")
     if rematch is not None:
         payload.view = discord.ui.View(timeout=None)

@@ -43,6 +43,7 @@ def replay(record: dict, tmp_path: Path) -> dict:
 @pytest.mark.slow  # a whole game of each rule set
 @pytest.mark.parametrize(("variant", "options"), GAMES)
 async def test_whole_game(world: World, tmp_path: Path, variant: str, options: dict) -> None:
+    world.fake.keep_files = True  # the record attached to the standings
     reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)
     lobby = reply.message
     assert lobby is not None and not reply.ephemeral
@@ -63,12 +64,20 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     assert pacing is not None and pacing.stats.requests > 0
     assert not world.fake.lint, "what Discord would silently ignore"
 
-    summary = replay(stored["record"], tmp_path)
+    attached = [a for a in final.attachments if a["filename"] == f"lama-{game_id}.json"]
+    assert len(attached) == 1, final.attachments
+    record = json.loads(world.fake.files[int(attached[0]["id"])])
+    assert record == stored["record"], "the attached record is the game's"
+    summary = replay(record, tmp_path)
     assert summary["finished"] and summary["error"] is None
     for player in summary["players"]:
         assert f"**{player['name']}**" in final.text
         assert f"{player['score']} point" in final.text.split(f"**{player['name']}**")[1]
     assert final.embeds[-1].fields[0].value == format_list(summary["winners"], locale="en")
+    humans = {"ana": world.ana.id, "ben": world.ben.id}
+    pinged = [humans[w] for w in summary["winners"] if w in humans]
+    for user in (world.ana.id, world.ben.id):  # the human winners are mentioned once
+        assert (final.content or "").count(f"<@{user}>") == (user in pinged)
 
     users = [world.ana.id, world.ben.id, None]
     shown = check_no_leaks(world.fake, stored["record"], users, public_tiles=variant == "dice")

@@ -94,6 +94,10 @@ def seen(fake: FakeDiscord) -> list[str]:
         if entry["kind"] == "rest" and entry["method"] in ("POST", "PATCH")
         and "/commands" not in entry["path"]
         for text in _texts(entry.get("body"))
+    ] + [  # messages sent with a file (multipart: their JSON is not in the log)
+        text
+        for message in fake.messages.values() if message.attachments
+        for text in _texts({k: message.payload()[k] for k in ("content", "embeds")})
     ]
 
 
