@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
+from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import LANGUAGE_SETTING
 from bot.restore import restore_sessions, resume
 from bot.sessions import Sessions
@@ -70,7 +71,7 @@ class LamaBot(commands.AutoShardedBot):
         from cogs.replies import refuse
 
         await self.store.open()
-        await self.sessions.guild_settings.load(LANGUAGE_SETTING)
+        await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)

@@ -30,9 +30,20 @@ class Payload:
     view: discord.ui.View | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
+    files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures)
 
     def kwargs(self) -> dict[str, Any]:
+        """For sending; with pictures, their files."""
         users = [discord.Object(self.mention)] if self.mention else False
+        files = {"files": self.files} if self.files else {}
+        return {**files, **self._common(users)}
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For editing: the attachments are replaced by this payload's files (maybe none)."""
+        users = [discord.Object(self.mention)] if self.mention else False
+        return {"attachments": self.files, **self._common(users)}
+
+    def _common(self, users: list[discord.Object] | bool) -> dict[str, Any]:
         return {
             "content": self.content,
             "embed": self.embed,

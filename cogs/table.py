@@ -19,6 +19,14 @@ from cogs.common import place, public_tr
 from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
+from cogs.pictures import (
+    add_chart,
+    add_hand_picture,
+    chart_body,
+    images_on,
+    refused_upload,
+    without_files,
+)
 from cogs.render import Payload, hand_message, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
@@ -78,7 +86,8 @@ class Table(commands.Cog):
         self, interaction: discord.Interaction, session: Session, note: str | None = None
     ) -> None:
         seat = session.require_seat(interaction.user.id)
-        payload = self.hand_payload(interaction, session, seat, note)
+        payload = await self.pictured(interaction, session, seat,
+                                      self.hand_payload(interaction, session, seat, note))
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
 
     async def on_action(
@@ -95,15 +104,17 @@ class Table(commands.Cog):
         except StaleButton as stale:
             seat = session.require_seat(interaction.user.id)
             note = tr(stale.message)
-            payload = self.hand_payload(interaction, session, seat, note)
-            await update_message(interaction, **payload.kwargs())
+            payload = await self.pictured(interaction, session, seat,
+                                          self.hand_payload(interaction, session, seat, note))
+            await update_message(interaction, **payload.edit_kwargs())
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
-        payload = self.hand_payload(interaction, session, seat, note)
-        await update_message(interaction, **payload.kwargs())
+        payload = await self.pictured(interaction, session, seat,
+                                      self.hand_payload(interaction, session, seat, note))
+        await update_message(interaction, **payload.edit_kwargs())
         await self.bot.sessions.publish(session)
 
     def hand_payload(
@@ -111,6 +122,12 @@ class Table(commands.Cog):
     ) -> Payload:
         return hand_message(user_tr(interaction), session.view(seat), session.short_id,
                             session.version, note)
+
+    async def pictured(self, interaction: discord.Interaction, session: Session, seat: int,
+                       payload: Payload) -> Payload:
+        """The hand with its picture (cogs.pictures), where the server and Discord allow it."""
+        return await add_hand_picture(payload, session.view(seat), interaction,
+                                      self.bot.sessions.guild_settings)
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
@@ -165,6 +182,8 @@ class Table(commands.Cog):
             end = final_standings(tr, view, session.game_id, users)
             body = payload_body(end)
             body["rematch"] = {"game_id": session.game_id, "label": tr("Rematch")}
+            if images_on(self.bot.sessions.guild_settings, session.guild_id):
+                body["chart"] = chart_body(tr, view)
             items.append(self._owe(session, EVENT, "standings", body))
             return items
         to_act = view.to_act
@@ -188,8 +207,7 @@ class Table(commands.Cog):
         channel = self._channel(item.channel_id, item.guild_id)
         try:
             if item.kind == EVENT:
-                message = await channel.send(nonce=item.nonce, **event_kwargs(item.body))
-                return message.id
+                return await self._event(channel, item)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
             if item.key == "table":
@@ -204,6 +222,22 @@ class Table(commands.Cog):
             if channel_gone(error):
                 raise ChannelGone(str(error)) from error
             raise
+
+    async def _event(self, channel: discord.PartialMessageable, item: Owed) -> int:
+        """A posted event; the final standings with their chart, or as text where the
+        channel refuses files (no Attach Files)."""
+        payload = event_payload(item.body)
+        if item.body.get("chart"):
+            payload = await add_chart(payload, item.body["chart"])
+        try:
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        except discord.HTTPException as error:
+            if not payload.files or not refused_upload(error):
+                raise
+            log.info("no Attach Files in channel %s: standings as text", item.channel_id)
+            payload = without_files(event_payload(item.body))
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        return message.id
 
     async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:
@@ -308,13 +342,14 @@ def payload_from_body(body: dict[str, Any]) -> Payload:
     return Payload(content=body.get("content"), embed=embed, mention=body.get("mention"))
 
 
-def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+def event_payload(body: dict[str, Any]) -> Payload:
     payload = payload_from_body(body)
     rematch = body.get("rematch")
     if rematch is not None:
         payload.view = discord.ui.View(timeout=None)
         payload.view.add_item(RematchButton(rematch["game_id"], rematch["label"]))
-    return payload.kwargs()
+    return payload
+
 
 
 async def setup(bot: LamaBot) -> None:
