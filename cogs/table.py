@@ -227,7 +227,7 @@ class Table(commands.Cog):
         """A posted event; the final standings with their chart, or as text where the
         channel refuses files (no Attach Files)."""
         payload = event_payload(item.body)
-        if item.body.get("chart"):
+        if item.body.get("chart") and self._may_attach(item.channel_id):
             payload = await add_chart(payload, item.body["chart"])
         try:
             message = await channel.send(nonce=item.nonce, **payload.kwargs())
@@ -238,6 +238,14 @@ class Table(commands.Cog):
             payload = without_files(event_payload(item.body))
             message = await channel.send(nonce=item.nonce, **payload.kwargs())
         return message.id
+
+    def _may_attach(self, channel_id: int) -> bool:
+        """Attach Files in this channel, as far as the cache knows (unknown: try, and fall
+        back to text on Discord's refusal)."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True
+        return channel.permissions_for(channel.guild.me).attach_files
 
     async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:
