@@ -129,3 +129,18 @@ async def test_without_attach_files_the_bot_plays_in_text(world: World) -> None:
     assert final.attachments == [] and "image" not in final.embed_dicts[0]
     assert "final standings" in final.text
     assert not world.fake.refusals, "the bot never tried an upload Discord refuses"
+
+
+async def test_the_transcript_shows_the_pictures(world: World) -> None:
+    from fakediscord.transcript import render_html
+
+    world.fake.keep_files = True
+    table = await started(world, "classic")
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None and hand.attachments
+    page = render_html(world.fake)
+    assert page.count("<img src='data:image/png;base64,") == 1
+    assert "Only ana can see these" in page
+    world.fake.keep_files = False
+    world.fake.files.clear()
+    assert "📎 hand.png (" in render_html(world.fake), "without the bytes: the file's name"
