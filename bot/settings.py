@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
     lama_guild_ready_timeout: float = Field(default=2.0, ge=0)
+    lama_card_emojis: bool = True  # card faces as the application's emojis (cogs.card_emojis)
 
     @field_validator("lama_log_level")
     @classmethod

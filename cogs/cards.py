@@ -15,8 +15,19 @@ BLACK = "⚫"
 TOKEN = "🎩"
 
 
+FACES: dict[str, str] = {}
+"""Card token → ``<:lama_3:id>``, the application's own emoji of that face, once known
+(cogs.card_emojis fills it at start-up); empty: the emoji text below."""
+
+
 def card_text(card: Card) -> str:
-    """``3`` → ``🟡3``, ``L`` → ``🦙``, ``2/3*`` → ``🟠2/3⭐``."""
+    """The card's face emoji where the bot has one, else :func:`plain_text`."""
+    return FACES.get(card.token) or plain_text(card)
+
+
+def plain_text(card: Card) -> str:
+    """``3`` → ``🟡3``, ``L`` → ``🦙``, ``2/3*`` → ``🟠2/3⭐`` (also where custom emoji do not
+    render: button labels, select options)."""
     if not card.numbers:
         return LLAMA
     plain = card.token.rstrip("*+")

@@ -12,7 +12,7 @@ import discord
 from bot.i18n import Translator
 from bot.markdown import BUTTON_LABEL, FIELD_VALUE, SELECT_LABEL, SELECT_PLACEHOLDER, clip
 from cogs.buttons import AI_OPS, LOBBY_OPS, ActButton, ActSelect, HandButton, LobbyButton
-from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text
+from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
 from game import Action, ActionType, Card, Event, Phase, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
@@ -56,7 +56,7 @@ class Payload:
 
 def short_label(card: Card) -> str:
     """A card in a button label: ``3``, ``2/3⭐``, ``🦙``."""
-    return card_text(card)[1:] if card.numbers else card_text(card)
+    return plain_text(card)[1:] if card.numbers else plain_text(card)
 
 
 def options_text(tr: Translator, view: PlayerView) -> str:
