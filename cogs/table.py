@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,6 +45,8 @@ class Table(commands.Cog):
 
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
+        self._answering: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self._command = app_commands.Command(
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
@@ -104,17 +108,19 @@ class Table(commands.Cog):
         except StaleButton as stale:
             seat = session.require_seat(interaction.user.id)
             note = tr(stale.message)
-            payload = await self.pictured(interaction, session, seat,
-                                          self.hand_payload(interaction, session, seat, note))
-            await update_message(interaction, **payload.edit_kwargs())
+            async with self.answering(interaction.user.id):
+                payload = await self.pictured(interaction, session, seat,
+                                              self.hand_payload(interaction, session, seat, note))
+                await update_message(interaction, **payload.edit_kwargs())
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
-        payload = await self.pictured(interaction, session, seat,
-                                      self.hand_payload(interaction, session, seat, note))
-        await update_message(interaction, **payload.edit_kwargs())
+        async with self.answering(interaction.user.id):
+            payload = await self.pictured(interaction, session, seat,
+                                          self.hand_payload(interaction, session, seat, note))
+            await update_message(interaction, **payload.edit_kwargs())
         await self.bot.sessions.publish(session)
 
     def hand_payload(
@@ -122,6 +128,14 @@ class Table(commands.Cog):
     ) -> Payload:
         return hand_message(user_tr(interaction), session.view(seat), session.short_id,
                             session.version, note)
+
+    def answering(self, user_id: int) -> asyncio.Lock:
+        """One player's hand answers leave in the order their clicks were decided: the
+        picture is rendered off the loop, which must not let a later answer overtake."""
+        lock = self._answering.get(user_id)
+        if lock is None:
+            lock = self._answering[user_id] = asyncio.Lock()
+        return lock
 
     async def pictured(self, interaction: discord.Interaction, session: Session, seat: int,
                        payload: Payload) -> Payload:

@@ -70,6 +70,7 @@ def _middleware(fake: FakeDiscord) -> Any:
         fake.log(
             "rest", {"method": method, "path": path, "query": dict(request.query), "body": body}
         )
+        entry = fake.entries[-1]  # an upload's JSON is read by the route (wire.read_body)
         pacing = fake.pacing
         if pacing is None:
             response = await _answer(fake, request, handler, method, path)
@@ -77,6 +78,8 @@ def _middleware(fake: FakeDiscord) -> Any:
             limited, ticket = pacing.admit(method, path)
             response = limited or await _answer(fake, request, handler, method, path)
             pacing.finish(ticket, response)
+        if body is None and "payload_json" in request:
+            entry["body"] = request["payload_json"]
         fake.log(
             "rest-answer",
             {"method": method, "path": path, "status": response.status, "body": _text(response)},

@@ -59,6 +59,7 @@ async def read_body(request: web.Request, fake: FakeDiscord) -> Any:
                     "index": i,
                 }
             )
+        request["payload_json"] = dict(payload)  # for the traffic log (server._middleware)
         if attachments:
             payload["attachments"] = attachments
         return payload
