@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fakediscord import FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
+from fakediscord import ATTACH_FILES, FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
 from fakediscord.base import Notifier, WaitTimeout  # noqa: E402
 
 T = TypeVar("T")
@@ -295,6 +295,9 @@ def build_world(fake: FakeDiscord, args: argparse.Namespace) -> list[Table]:
             guild = fake.add_guild(f"Load {index // args.games_per_guild}")
         assert guild is not None
         channel = guild.add_text_channel(f"lama-{index}")
+        if args.images == "off":  # no Attach Files: the bot draws no picture (text only)
+            channel.overwrites[guild.me.id] = (0, ATTACH_FILES)
+            channel.overwrite_types[guild.me.id] = 1
         seats = args.min_players + index % (args.max_players - args.min_players + 1)
         members = [guild.add_member(f"g{index}p{s}") for s in range(seats)]
         games.append(Table(index, channel, members))
@@ -386,6 +389,8 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "failed_interactions": len(fake.failures) - failures_before,
         "errors": len(stats.errors),
         "bot_cpu_percent": f"{100 * bot_cpu / elapsed:.0f}",
+        "bot_cpu_ms_per_action": f"{1000 * bot_cpu / max(stats.actions, 1):.2f}",
+        "images": args.images,
         "harness_cpu_percent": f"{100 * own_cpu / elapsed:.0f}",
         "rss_idle_mb": f"{idle_rss / 1024:.1f}",
         "rss_peak_mb": f"{peak.get('max_rss', idle_rss) / 1024:.1f}",
@@ -408,6 +413,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games-per-guild", type=int, default=20, help="channels per guild")
     parser.add_argument("--limit", type=float, default=3.0, help="Discord's answer deadline")
     parser.add_argument("--seed", default="bench", help="LAMA_SEED for the bot")
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="off: the bot lacks Attach Files, so it sends no pictures")
     parser.add_argument("--db-dir", help="an empty directory for the bot's SQLite file "
                         "(default: a new temporary directory)")
     args = parser.parse_args(argv)
