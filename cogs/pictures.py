@@ -63,12 +63,17 @@ def _file(data: bytes, name: str, alt: str) -> discord.File:
 
 
 async def add_hand_picture(payload: Payload, view: PlayerView, interaction: discord.Interaction,
-                           settings: GuildSettings) -> Payload:
+                           settings: GuildSettings, *, waiting_too: bool = True) -> Payload:
     """``payload`` (a hand message) with its picture, when the server and Discord allow it.
 
-    The embed's text stays as it was: it is the picture's description too.
+    The embed's text stays as it was: it is the picture's description too. With
+    ``waiting_too`` false (the answer to a move) the picture is drawn only if the player
+    acts again: a hand waiting for others is read in text until its owner's turn, which
+    halves the renders per move (each move changes the hand, so the cache cannot help).
     """
     if payload.embed is None or not images_on(settings, interaction.guild_id):
+        return payload
+    if not waiting_too and not view.my_turn:
         return payload
     if not interaction.app_permissions.attach_files:
         return payload  # no Attach Files here: the text alone

@@ -119,7 +119,8 @@ class Table(commands.Cog):
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
         async with self.answering(interaction.user.id):
             payload = await self.pictured(interaction, session, seat,
-                                          self.hand_payload(interaction, session, seat, note))
+                                          self.hand_payload(interaction, session, seat, note),
+                                          waiting_too=False)
             await update_message(interaction, **payload.edit_kwargs())
         await self.bot.sessions.publish(session)
 
@@ -138,10 +139,10 @@ class Table(commands.Cog):
         return lock
 
     async def pictured(self, interaction: discord.Interaction, session: Session, seat: int,
-                       payload: Payload) -> Payload:
+                       payload: Payload, waiting_too: bool = True) -> Payload:
         """The hand with its picture (cogs.pictures), where the server and Discord allow it."""
         return await add_hand_picture(payload, session.view(seat), interaction,
-                                      self.bot.sessions.guild_settings)
+                                      self.bot.sessions.guild_settings, waiting_too=waiting_too)
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:

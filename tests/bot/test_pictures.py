@@ -74,14 +74,31 @@ async def test_the_picture_follows_the_hand_after_a_move(world: World) -> None:
     member = (world.ana, world.ben)[seat]
     hand = (await member.click(table, "My hand")).message
     assert hand is not None
-    before = picture(world, hand, "hand.png").tobytes()
+    picture(world, hand, "hand.png")
     hand = await settled(await member.click(hand, action_buttons(hand)[0]))
     assert not action_buttons(hand), "not this player's turn any more"
+    assert hand.attachments == [] and "image" not in hand.embed_dicts[0], (
+        "a hand waiting for others is text until its turn (no stale picture)")
+    assert "Your hand" in hand.text
+
+
+async def test_a_turn_of_several_steps_keeps_its_picture(world: World) -> None:
+    world.fake.keep_files = True
+    table = await started(world, "dice")
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    seat = session.view(None).to_act
+    assert seat is not None
+    member = (world.ana, world.ben)[seat]
+    hand = (await member.click(table, "My hand")).message
+    assert hand is not None
+    roll = next(c for c in action_buttons(hand) if c.endswith(":roll"))
+    hand = await settled(await member.click(hand, roll))
+    assert action_buttons(hand), "after the roll the same player chooses"
     after = picture(world, hand, "hand.png")
     expected = hand_png(session.view(seat))
     assert expected is not None
-    assert after.tobytes() == Image.open(io.BytesIO(expected)).tobytes()
-    assert after.tobytes() != before, "the edit replaced the picture (no playable marks now)"
+    assert after.tobytes() == Image.open(io.BytesIO(expected)).tobytes(), "the roll is drawn"
 
 
 async def test_images_off_means_text_only(world: World) -> None:
