@@ -20,8 +20,9 @@ from bot.i18n import Translator
 from bot.markdown import FIELD_VALUE, clip
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
 from bot.pictures.compose import dice_picture, hand_picture
+from cogs.cards import FACES, plain_text
 from cogs.render import Payload
-from game import ActionType, PlayerView
+from game import ActionType, Card, PlayerView
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ def hand_png(view: PlayerView) -> bytes | None:
 
 
 def _file(data: bytes, name: str, alt: str) -> discord.File:
+    for token, face in FACES.items():  # a screen reader reads "🟡3", not "<:lama_3:…>"
+        alt = alt.replace(face, plain_text(Card.parse(token)))
     return discord.File(io.BytesIO(data), filename=name, description=clip(alt, ALT_TEXT) or None)
 
 

@@ -53,6 +53,8 @@ async def test_faces_are_uploaded_once_across_a_restart(tmp_path: Path) -> None:
             assert FACE.search(shown.text), "the table draws the top card as the app's emoji"
             hand = (await ana.click(shown, "My hand")).message
             assert hand is not None and FACE.search(hand.text)
+            alt = hand.attachments[0].get("description", "")
+            assert "Your hand" in alt and not FACE.search(alt), "the picture's text is plain"
             assert not any("<:" in (b.label or "") for b in hand.buttons), "labels stay text"
         assert FACES == {}, "a stopped bot leaves no faces behind"
         again = create_bot(settings)
