@@ -260,7 +260,8 @@ class Table(commands.Cog):
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
             return True
-        return channel.permissions_for(channel.guild.me).attach_files
+        me = channel.guild.me
+        return me is None or channel.permissions_for(me).attach_files
 
     async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:
