@@ -1,9 +1,12 @@
-"""``python -m bot``: read the settings, set up logging, run the bot until stopped."""
+"""``python -m bot [--shard-count N --shard-ids 0-3]``: read the settings, set up logging, run
+the bot until stopped (SIGTERM or Ctrl-C stop it cleanly)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import signal
 import sys
 
 import discord
@@ -32,16 +35,40 @@ def _not_about_voice(record: logging.LogRecord) -> bool:
 
 async def run(settings: Settings, token: str) -> None:
     bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    # SIGTERM (the launcher, systemd, docker stop) closes the bot like Ctrl-C: the answers
+    # under way finish, the store is closed
+    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         await bot.start(token)
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None) -> dict[str, object]:
+    """Command-line options; they override the settings of the same name."""
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("--shard-count", type=int, help="shards in all (LAMA_SHARD_COUNT)")
+    parser.add_argument("--shard-ids", help="this process's shards, e.g. 0-3 (LAMA_SHARD_IDS)")
+    parser.add_argument("--no-sync", action="store_true",
+                        help="leave syncing commands to another process (LAMA_SYNC_COMMANDS=0)")
+    args = parser.parse_args(argv)
+    overrides: dict[str, object] = {}
+    if args.shard_count is not None:
+        overrides["lama_shard_count"] = args.shard_count
+    if args.shard_ids is not None:
+        overrides["lama_shard_ids"] = args.shard_ids
+    if args.no_sync:
+        overrides["lama_sync_commands"] = False
+    return overrides
+
+
+def main(argv: list[str] | None = None) -> int:
+    overrides = parse_args(argv)
     try:
-        settings = Settings()
+        settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
-                             for e in exc.errors())
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" if e["loc"] else e["msg"]
+            for e in exc.errors())
         sys.stderr.write(f"Invalid settings: {problems}\n")
         return 2
     logging.basicConfig(

@@ -19,6 +19,7 @@ from bot.i18n import LANGUAGE_SETTING
 from bot.restore import restore_sessions, resume
 from bot.sessions import Sessions
 from bot.settings import Settings
+from bot.shards import IdentifyGate
 from bot.store import SqliteStore, Store
 
 log = logging.getLogger(__name__)
@@ -55,8 +56,12 @@ class LamaBot(commands.AutoShardedBot):
             help_command=None,
             guild_ready_timeout=settings.lama_guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_plan.count,
+            shard_ids=list(settings.shard_plan.ids) if settings.shard_plan.ids else None,
         )
         self.settings = settings
+        self.shard_plan = settings.shard_plan
+        self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or SqliteStore(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
                                  seed=settings.lama_seed, clock=clock)
@@ -78,14 +83,25 @@ class LamaBot(commands.AutoShardedBot):
         self.tree.error(refuse)
         await install_command_translations(self.tree)
         await self.resume_sessions()
-        await self.sync_commands()
+        if self.settings.lama_sync_commands:
+            await self.sync_commands()
+        else:
+            log.info("not syncing commands (another process of the cluster does)")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Pace IDENTIFYs by Discord's ``max_concurrency`` rather than a flat 5 s per shard."""
+        if self.identify_gate is None:
+            limits = await self.fetch_session_start_limits()
+            self.identify_gate = IdentifyGate(limits.max_concurrency,
+                                              self.settings.lama_identify_window)
+        await self.identify_gate.wait(shard_id or 0)
 
     async def resume_sessions(self) -> None:
         """Serve every stored lobby and game again (before any click can arrive), then
         refresh their messages and let their AIs play on in the background."""
         from cogs.resume import refresh
 
-        restored = await restore_sessions(self.sessions)
+        restored = await restore_sessions(self.sessions, self.shard_plan.owns)
         if restored:
             self.resuming = asyncio.create_task(
                 resume(self.sessions, restored, lambda s: refresh(self, s)), name="lama-resume"
@@ -109,7 +125,8 @@ class LamaBot(commands.AutoShardedBot):
         return True
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds (%s)", self.user, len(self.guilds),
+                 self.shard_plan.describe())
 
     async def close(self) -> None:
         if self.resuming is not None:

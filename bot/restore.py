@@ -24,10 +24,15 @@ Refresher = Callable[[Session], Awaitable[None]]
 PARALLEL_REFRESHES = 8
 
 
-async def restore_sessions(sessions: Sessions) -> list[Session]:
-    """Rebuild every stored session (every guild) and serve it; a broken one is logged, kept."""
+async def restore_sessions(
+    sessions: Sessions, owns: Callable[[int], bool] = lambda guild_id: True
+) -> list[Session]:
+    """Rebuild every stored session of the guilds this process ``owns`` (its shards) and serve
+    it; a broken one is logged, kept. Another process serves the other guilds' sessions."""
     restored: list[Session] = []
     for data in await sessions.store.running_sessions():
+        if not owns(int(data.get("guild_id") or 0)):
+            continue
         where = f"guild {data.get('guild_id')} channel {data.get('channel_id')}"
         try:
             session = Session.restore(sessions, data)

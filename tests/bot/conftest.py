@@ -22,6 +22,7 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "lama_ai_delay": 0,
         "lama_seed": "7",
         "lama_guild_ready_timeout": 0.05,
+        "lama_identify_window": 0,  # the fake allows every IDENTIFY at once
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
