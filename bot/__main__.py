@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings, token))
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN + "\n")
-        return 1
+        return 3  # bot.cluster does not restart a process whose token Discord refused
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
