@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.backends import make_leases, make_store
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
@@ -20,7 +21,7 @@ from bot.restore import restore_sessions, resume
 from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.shards import IdentifyGate
-from bot.store import SqliteStore, Store
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,8 @@ class LamaBot(commands.AutoShardedBot):
         self.settings = settings
         self.shard_plan = settings.shard_plan
         self.identify_gate: IdentifyGate | None = None
-        self.store: Store = store or SqliteStore(settings.lama_db)
+        self.store: Store = store or make_store(settings.lama_db)
+        self.leases = make_leases(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
                                  seed=settings.lama_seed, clock=clock)
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
@@ -75,6 +77,8 @@ class LamaBot(commands.AutoShardedBot):
         from cogs.replies import refuse
 
         await self.store.open()
+        # no other process may serve our shards' sessions while we do (bot/leases.py)
+        await self.leases.acquire(self.shard_plan)
         await self.sessions.guild_settings.load(LANGUAGE_SETTING)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -136,6 +140,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.sessions.close()
         await super().close()
         await self.store.close()
+        await self.leases.release()
 
 
 def create_bot(

@@ -65,6 +65,20 @@ async def pg_url(pg_server: str) -> AsyncIterator[str]:
         await pg.drop_database(pg_server, url)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """``LAMA_DB`` for each backend: a test using it runs against SQLite and PostgreSQL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "lama.db")
+        return
+    server = request.getfixturevalue("pg_server")
+    url = await pg.create_database(server)
+    try:
+        yield url
+    finally:
+        await pg.drop_database(server, url)
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return make_settings(tmp_path)
