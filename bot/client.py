@@ -70,6 +70,7 @@ class LamaBot(commands.AutoShardedBot):
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import EXTENSIONS
@@ -133,6 +134,18 @@ class LamaBot(commands.AutoShardedBot):
                  self.shard_plan.describe())
 
     async def close(self) -> None:
+        """Stop serving, then close the store and free the shards. Safe to call twice at once
+        (a SIGTERM's close and ``async with bot``'s): the second waits for the first."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close_once(), name="lama-close")
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        # discord.py's awaits only its own closing task when a close is under way; ours also
+        # closes the store and frees the shards, which must finish before the loop ends
+        await self.close()
+
+    async def _close_once(self) -> None:
         if self.resuming is not None:
             self.resuming.cancel()
             with contextlib.suppress(asyncio.CancelledError):

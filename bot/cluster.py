@@ -88,6 +88,7 @@ class Cluster:
         self.discord_url = discord_url or self.env.get("LAMA_DISCORD_URL") or "https://discord.com"
         self.stopping = asyncio.Event()
         self.fatal: int | None = None
+        self.killed = 0  # processes that ignored SIGTERM for `grace` seconds
         self._next_start = 0.0  # monotonic time before which no process may start identifying
         self._start_lock = asyncio.Lock()
 
@@ -185,6 +186,7 @@ class Cluster:
             except TimeoutError:
                 log.error("process %d did not stop within %.0f s: killing it", process.pid,
                           self.grace)
+                self.killed += 1
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
                 await process.wait()
@@ -198,7 +200,7 @@ class Cluster:
         await self.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
         log.info("cluster stopped")
-        return self.fatal or 0
+        return self.fatal or (1 if self.killed else 0)
 
 
 def main(argv: list[str] | None = None) -> int:
