@@ -89,6 +89,7 @@ class Cluster:
         self.stopping = asyncio.Event()
         self.fatal: int | None = None
         self.killed = 0  # processes that ignored SIGTERM for `grace` seconds
+        self.progress = asyncio.Condition()  # notified at each start and exit (tests wait on it)
         self._next_start = 0.0  # monotonic time before which no process may start identifying
         self._start_lock = asyncio.Lock()
 
@@ -150,10 +151,12 @@ class Cluster:
                                                                   env=self.env)
             member.starts += 1
             member.started_at = time.monotonic()
+            await self._notify()
             log.info("process %d (shards %s) started, pid %d", member.index,
                      format_shard_ids(member.shard_ids), member.process.pid)
             code = await member.process.wait()
             member.exits.append(code)
+            await self._notify()
             if self.stopping.is_set():
                 return
             if code in FATAL:
@@ -165,12 +168,20 @@ class Cluster:
             ran = time.monotonic() - member.started_at
             member.failures_in_a_row = 0 if ran >= self.stable_after else (
                 member.failures_in_a_row + 1)
-            delay = min(self.max_backoff, self.backoff * 2 ** max(0, member.failures_in_a_row - 1))
-            if member.failures_in_a_row == 0:
-                delay = 0.0
+            delay = self.restart_delay(member.failures_in_a_row)
             log.warning("process %d exited with %d after %.1f s; restarting in %.1f s",
                         member.index, code, ran, delay)
             await self._sleep(delay)
+
+    async def _notify(self) -> None:
+        async with self.progress:
+            self.progress.notify_all()
+
+    def restart_delay(self, failures_in_a_row: int) -> float:
+        """0 after a process that ran stably; else ``backoff`` doubling up to ``max_backoff``."""
+        if failures_in_a_row <= 0:
+            return 0.0
+        return min(self.max_backoff, self.backoff * 2 ** (failures_in_a_row - 1))
 
     async def stop(self) -> None:
         """SIGTERM every process (each closes its connections and store), SIGKILL stragglers."""
