@@ -1,5 +1,12 @@
 """``python -m bot [--shard-count N --shard-ids 0-3]``: read the settings, set up logging, run
-the bot until stopped (SIGTERM or Ctrl-C stop it cleanly)."""
+the bot until stopped (SIGTERM or Ctrl-C stop it cleanly). The shard options let several
+processes share the bot (``python -m bot.cluster`` starts them).
+
+``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``). Without a token
+the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
+run by a person at a terminal starts the sandbox then, so that a service whose ``.env`` lost
+its token never turns into a silent local sandbox.
+"""
 
 from __future__ import annotations
 
@@ -43,14 +50,25 @@ async def run(settings: Settings, token: str) -> None:
         await bot.start(token)
 
 
-def parse_args(argv: list[str] | None) -> dict[str, object]:
-    """Command-line options; they override the settings of the same name."""
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+OR_SANDBOX = "--sandbox-if-no-token"
+
+
+def at_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
+    """Options: the settings they override, and whether a missing token opens the sandbox."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", usage="python -m bot [sandbox [--port N] [--db FILE] | "
+        f"{OR_SANDBOX} | --shard-count N --shard-ids A-B [--no-sync]]")
+    parser.add_argument(OR_SANDBOX, action="store_true", dest="or_sandbox",
+                        help="at a terminal, without a token, open the local sandbox")
     parser.add_argument("--shard-count", type=int, help="shards in all (LAMA_SHARD_COUNT)")
     parser.add_argument("--shard-ids", help="this process's shards, e.g. 0-3 (LAMA_SHARD_IDS)")
     parser.add_argument("--no-sync", action="store_true",
                         help="leave syncing commands to another process (LAMA_SYNC_COMMANDS=0)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # exits 2 with the usage line on anything else
     overrides: dict[str, object] = {}
     if args.shard_count is not None:
         overrides["lama_shard_count"] = args.shard_count
@@ -58,11 +76,16 @@ def parse_args(argv: list[str] | None) -> dict[str, object]:
         overrides["lama_shard_ids"] = args.shard_ids
     if args.no_sync:
         overrides["lama_sync_commands"] = False
-    return overrides
+    return overrides, args.or_sandbox
 
 
 def main(argv: list[str] | None = None) -> int:
-    overrides = parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["sandbox"]:
+        from bot.sandbox import main as sandbox
+
+        return sandbox(args[1:])
+    overrides, or_sandbox = parse_args(args)
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
@@ -77,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     token = settings.token
+    if token is None and or_sandbox and at_a_terminal():
+        from bot.sandbox import main as sandbox
+
+        return sandbox([], intro="No DISCORD_TOKEN, so here is the local sandbox. ")
     if token is None:
         sys.stderr.write(NO_TOKEN + "\n")
         return 2
