@@ -71,6 +71,7 @@ class LamaBot(commands.AutoShardedBot):
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._lease_watch: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import EXTENSIONS
@@ -80,6 +81,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.store.open()
         # no other process may serve our shards' sessions while we do (bot/leases.py)
         await self.leases.acquire(self.shard_plan)
+        self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
         await self.sessions.guild_settings.load(LANGUAGE_SETTING)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -100,6 +102,13 @@ class LamaBot(commands.AutoShardedBot):
             self.identify_gate = IdentifyGate(limits.max_concurrency,
                                               self.settings.lama_identify_window)
         await self.identify_gate.wait(shard_id or 0)
+
+    async def _close_when_lease_lost(self) -> None:
+        """Another process may now own our shards: stop serving them (the launcher restarts
+        us, and the new process waits for the leases)."""
+        await self.leases.lost.wait()
+        log.critical("lost the lease of our shards: stopping")
+        await self.close()
 
     async def resume_sessions(self) -> None:
         """Serve every stored lobby and game again (before any click can arrive), then
@@ -146,6 +155,8 @@ class LamaBot(commands.AutoShardedBot):
         await self.close()
 
     async def _close_once(self) -> None:
+        if self._lease_watch is not None:
+            self._lease_watch.cancel()  # (if it is what closes us, the close goes on: shielded)
         if self.resuming is not None:
             self.resuming.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -49,6 +49,8 @@ def lease_keys(plan: ShardPlan) -> list[tuple[int, int]]:
 
 
 class ShardLeases(Protocol):
+    lost: asyncio.Event  # set when a held lease can no longer be vouched for
+
     async def acquire(self, plan: ShardPlan, timeout: float | None = None) -> None: ...
     async def release(self) -> None: ...
 
@@ -82,11 +84,14 @@ class PgShardLocks:
         self.url = url
         self._conn: object | None = None
         self.held: list[tuple[int, int]] = []
+        self.lost = asyncio.Event()
 
     async def acquire(self, plan: ShardPlan, timeout: float | None = None) -> None:
         import asyncpg
 
         conn = self._conn = await asyncpg.connect(self.url)
+        # the locks live as long as this connection: if the server drops it, they are gone
+        conn.add_termination_listener(lambda _: self.lost.set() if self._conn else None)
         wanted = lease_keys(plan)
 
         async def try_all() -> list[tuple[int, int]]:

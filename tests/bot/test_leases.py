@@ -88,3 +88,18 @@ async def test_an_expired_sqlite_lease_is_taken_over(tmp_path: Path) -> None:
     assert taker.held == [(2, 0)]
     await taker.release()
     await stale.release()
+
+
+async def test_a_bot_whose_lease_is_lost_stops_serving(tmp_path: Path) -> None:
+    from bot.client import create_bot
+    from fakediscord import FakeDiscord
+    from tests.bot.conftest import make_settings
+
+    async with FakeDiscord() as fake:
+        bot = create_bot(make_settings(tmp_path))
+        async with fake.run(bot):
+            assert not bot.is_closed()
+            bot.leases.lost.set()  # as when the database dropped the lock's connection
+            await fake.notifier.wait_for(lambda: True if not fake.gateway.shards() else None,
+                                         10, "the bot to disconnect")
+            assert bot.is_closed()
