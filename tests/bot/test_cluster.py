@@ -142,9 +142,8 @@ async def cluster(fake: FakeDiscord, db: str, log: Path) -> AsyncIterator[
 
 
 async def test_two_processes_one_killed_mid_round_every_game_as_if_never_killed(
-    tmp_path: Path, db_url: str
+    tmp_path: Path, pg_url: str
 ) -> None:
-    pg_url = db_url
     expected = await uninterrupted_record(tmp_path)
     log = tmp_path / "cluster.log"
     async with FakeDiscord(shards=SHARDS, max_concurrency=SHARDS) as fake:
