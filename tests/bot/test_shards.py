@@ -10,7 +10,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.client import LamaBot
-from bot.shards import ShardPlan, parse_shard_ids, shard_of, split_shards
+from bot.shards import IdentifyGate, ShardPlan, parse_shard_ids, shard_of, split_shards
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 
@@ -107,3 +107,26 @@ async def test_a_process_restores_only_its_own_shards_sessions(tmp_path: Path) -
             assert first.sessions.get(channels[far.id].id) is None
             assert second.sessions.get(channels[far.id].id) is not None
             assert second.sessions.get(channels[near.id].id) is None
+
+
+async def test_identifies_are_paced_per_bucket_of_max_concurrency(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two shards of one bucket wait a window apart; other buckets go at once."""
+    now = [100.0]
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the clock moves exactly as long as asked
+        waited.append(seconds)
+        now[0] += seconds
+
+    monkeypatch.setattr("bot.shards.asyncio.sleep", sleep)
+    gate = IdentifyGate(max_concurrency=2, window=5.0, clock=lambda: now[0])
+    for shard in (4, 5, 6, 7):  # buckets 0, 1, 0, 1
+        await gate.wait(shard)
+    assert waited == [5.0]  # shard 6 waited for shard 4's window; 7 then found 5's expired
+    gate = IdentifyGate(max_concurrency=1, window=5.0, clock=lambda: now[0])
+    waited.clear()
+    for shard in range(3):
+        await gate.wait(shard)
+    assert waited == [5.0, 5.0]
