@@ -89,6 +89,7 @@ class Cluster:
         self.stopping = asyncio.Event()
         self.fatal: int | None = None
         self.killed = 0  # processes that ignored SIGTERM for `grace` seconds
+        self.budget_waits = 0  # times a start waited for Discord's daily reset
         self.progress = asyncio.Condition()  # notified at each start and exit (tests wait on it)
         self._next_start = 0.0  # monotonic time before which no process may start identifying
         self._start_lock = asyncio.Lock()
@@ -122,6 +123,8 @@ class Cluster:
                 log.error("only %d session starts left today, process %d needs %d: waiting "
                           "%.0f s for Discord's reset", budget.remaining, member.index, needed,
                           budget.reset_after)
+                self.budget_waits += 1
+                await self._notify()
                 await self._sleep(budget.reset_after)
             delay = self._next_start - time.monotonic()
             if delay > 0:

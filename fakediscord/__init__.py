@@ -9,7 +9,8 @@ Driver API::
     from fakediscord import FakeDiscord, FakeDiscordError, MANAGE_MESSAGES, SEND_MESSAGES
 
     async with FakeDiscord(interaction_timeout=3.0, transcript_dir=None,
-                           shards=1, max_concurrency=1) as fake:   # GET /gateway/bot answers
+                           shards=1, max_concurrency=1,             # GET /gateway/bot
+                           session_starts=1000) as fake:            # answers these
         guild = fake.add_guild("Lama Club", locale="en-US", bot_permissions=None)
         fake.add_guild("Far", shard=(3, 8))        # an id routed to shard 3 of 8
         table = guild.add_text_channel("lama")

@@ -68,10 +68,12 @@ class FakeDiscord:
         pacing: float | Pacing | None = None,
         shards: int = 1,
         max_concurrency: int = 1,
+        session_starts: int = 1000,
     ) -> None:
         self.clock = Clock()
         self.shards = shards  # what GET /gateway/bot recommends
         self.max_concurrency = max_concurrency  # IDENTIFYs allowed per 5 s per bucket
+        self.session_starts = session_starts  # IDENTIFYs allowed today (Discord: 1,000)
         self.snowflakes = Snowflakes(self.clock)
         self.notifier = Notifier()
         self.interaction_timeout = interaction_timeout

@@ -181,8 +181,8 @@ class Rest:
         every IDENTIFY so far took one; ``max_concurrency`` per 5 s)."""
         fake = self.fake
         limit = {
-            "total": 1000,
-            "remaining": max(0, 1000 - fake.gateway.identifies),
+            "total": fake.session_starts,
+            "remaining": max(0, fake.session_starts - fake.gateway.identifies),
             "reset_after": 86_400_000,
             "max_concurrency": fake.max_concurrency,
         }

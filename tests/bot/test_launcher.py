@@ -63,3 +63,17 @@ async def test_a_process_refusing_its_settings_stops_the_cluster(tmp_path: Path)
     assert code == EXIT_SETTINGS
     assert sum(m.starts for m in cluster.members) <= 2, "no restart: it would not help"
     assert EXIT_SETTINGS in [code for m in cluster.members for code in m.exits]
+
+
+async def test_a_start_the_days_budget_cannot_pay_for_waits_for_the_reset(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord(shards=4, session_starts=3) as fake:  # 4 shards need 4 IDENTIFYs
+        cluster = Cluster(1, 4, identify_window=0, env=env_for(fake, tmp_path),
+                          token=fake.token)
+        running = asyncio.create_task(cluster.run())
+        async with cluster.progress:
+            await asyncio.wait_for(cluster.progress.wait_for(lambda: cluster.budget_waits), 30)
+        cluster.stopping.set()
+        assert await asyncio.wait_for(running, 30) == 0
+        assert cluster.members[0].starts == 0 and fake.gateway.identifies == 0
