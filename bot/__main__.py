@@ -43,9 +43,13 @@ def _not_about_voice(record: logging.LogRecord) -> bool:
 async def run(settings: Settings, token: str) -> None:
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
-    # SIGTERM (the launcher, systemd, docker stop) closes the bot like Ctrl-C: the answers
-    # under way finish, the store is closed
-    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    stopping: list[asyncio.Future[None]] = []
+
+    def stop() -> None:  # SIGTERM (bot.cluster, systemd, containers): as Ctrl-C does
+        log.info("SIGTERM: stopping")
+        stopping.append(asyncio.ensure_future(bot.close()))
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
     async with bot:
         await bot.start(token)
 

@@ -11,18 +11,23 @@ a channel's session is settled by the shard leases (bot/leases.py), not here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 
+from bot import faults
+from bot.outbox import STATE, Owed, Write
 from bot.store import END_FINISHED, END_STOPPED, SeatResult, Standing, StoreError
 
 log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x4C414D40  # advisory lock held while migrating
+RETRIES = 3  # attempts of a transaction PostgreSQL rolled back (deadlock, serialization)
 
 PG_MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema (bot/store.py's version 1)
@@ -76,9 +81,35 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN end_reason TEXT;
     UPDATE games SET end_reason = CASE status WHEN 'finished' THEN 'finished' ELSE 'stopped' END;
     """,
+    # 3: snapshots plus append-only move rows, the outbox, message ids (bot/schema.py's 3)
+    """
+    CREATE TABLE moves (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        seat INTEGER,
+        action TEXT,
+        meta TEXT NOT NULL
+    );
+    CREATE INDEX moves_by_channel ON moves (guild_id, channel_id, id);
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        nonce TEXT NOT NULL
+    );
+    CREATE INDEX outbox_by_channel ON outbox (guild_id, channel_id, id);
+    ALTER TABLE sessions ADD COLUMN table_message_id BIGINT;
+    ALTER TABLE sessions ADD COLUMN lobby_message_id BIGINT;
+    """,
+
 )
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
-TABLES = ("games", "results", "guild_settings", "sessions", "app_state")
+TABLES = ("games", "results", "guild_settings", "sessions", "app_state", "moves", "outbox")
 
 
 class PgStore:
@@ -88,6 +119,9 @@ class PgStore:
         self.url = url
         self.min_size, self.max_size = min_size, max_size
         self._pool: asyncpg.Pool | None = None
+        self._write_lock = asyncio.Lock()
+        self._delivered: dict[int, int] = {}  # outbox id -> version shown (not yet committed)
+        self._messages: dict[tuple[int, int, str], int] = {}  # (guild, channel, key) -> id
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -139,29 +173,148 @@ class PgStore:
         return [f"missing table {name}" for name in missing] or ["ok"]
 
     # ---- running sessions ------------------------------------------------
-    async def save_session(self, guild_id: int, channel_id: int, state: dict[str, Any]) -> None:
-        async with self.pool.acquire() as conn:
+    async def _in_transaction(self, work: Callable[[asyncpg.Connection], Awaitable[None]]
+                              ) -> None:
+        """``work`` in one transaction. This process's writes go one at a time, as on SQLite:
+        the delivery marks riding on a write touch other channels' rows, and two such
+        transactions at once could deadlock. Processes own disjoint channels, so they do not
+        contend; should PostgreSQL still report a deadlock or a serialization failure, the
+        whole transaction was rolled back and is run again."""
+        async with self._write_lock:
+            for attempt in range(1, RETRIES + 1):
+                try:
+                    async with self.pool.acquire() as conn, conn.transaction():
+                        await work(conn)
+                    return
+                except (asyncpg.exceptions.DeadlockDetectedError,
+                        asyncpg.exceptions.SerializationError) as exc:
+                    if attempt == RETRIES:
+                        raise
+                    log.warning("transaction retried (%s)", exc.__class__.__name__)
+
+    async def write(self, change: Write) -> None:
+        """A session's change and the messages it owes, in one transaction (with the marks)."""
+        await self._in_transaction(lambda conn: self._write(conn, change))
+        faults.point("commit", change.channel_id)
+        for item in change.owed:
+            faults.point(f"commit:{item.key}", change.channel_id)
+
+    async def _write(self, conn: asyncpg.Connection, change: Write) -> None:
+        g, c = change.guild_id, change.channel_id
+        await self._write_notes(conn)
+        if change.snapshot is not None:
+            snap = change.snapshot
             await conn.execute(
-                "INSERT INTO sessions (guild_id, channel_id, state, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, channel_id) DO UPDATE SET "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                guild_id, channel_id, json.dumps(state), time.time())
+                "INSERT INTO sessions (guild_id, channel_id, state, updated_at, "
+                "table_message_id, lobby_message_id) VALUES ($1, $2, $3, $4, $5, $6) "
+                "ON CONFLICT (guild_id, channel_id) DO UPDATE SET state = excluded.state, "
+                "updated_at = excluded.updated_at, "
+                "table_message_id = excluded.table_message_id, "
+                "lobby_message_id = excluded.lobby_message_id",
+                g, c, json.dumps(snap), time.time(), snap.get("table_message_id"),
+                snap.get("lobby_message_id"))
+            await conn.execute("DELETE FROM moves WHERE guild_id = $1 AND channel_id = $2",
+                               g, c)
+        if change.move is not None:
+            move = change.move
+            await conn.execute(
+                "INSERT INTO moves (guild_id, channel_id, seat, action, meta) "
+                "VALUES ($1, $2, $3, $4, $5)",
+                g, c, move.get("seat"), move.get("action"), json.dumps(move["meta"]))
+        if change.finish is not None:
+            await finish(conn, g, c, **change.finish)
+        if change.end or change.finish is not None:
+            for table in ("sessions", "moves"):
+                await conn.execute(
+                    f"DELETE FROM {table} WHERE guild_id = $1 AND channel_id = $2", g, c)
+            await conn.execute("DELETE FROM outbox WHERE guild_id = $1 AND channel_id = $2 "
+                               "AND kind = $3", g, c, STATE)
+        for item in change.owed:
+            if item.kind == STATE:  # the latest replaces the older (unless being shown)
+                await conn.execute(
+                    "DELETE FROM outbox WHERE guild_id = $1 AND channel_id = $2 AND "
+                    "kind = $3 AND key = $4 AND id IS DISTINCT FROM $5",
+                    g, c, STATE, item.key, item.spare)
+            item.id = await conn.fetchval(
+                "INSERT INTO outbox (guild_id, channel_id, kind, key, version, body, nonce) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                g, c, item.kind, item.key, item.version, json.dumps(item.body), item.nonce)
+
+    def note_delivered(self, item: Owed) -> None:
+        """``item`` was shown; the mark is committed with the next write or flush."""
+        if item.id is not None:
+            self._delivered[item.id] = max(item.version, self._delivered.get(item.id, 0))
+
+    def note_message(self, guild_id: int, channel_id: int, key: str, message_id: int) -> None:
+        if key in ("table", "lobby"):
+            self._messages[(guild_id, channel_id, key)] = message_id
+
+    async def flush_notes(self) -> None:
+        if not (self._delivered or self._messages) or self._pool is None:
+            return
+        await self._in_transaction(self._write_notes)
+
+    async def _write_notes(self, conn: asyncpg.Connection) -> None:
+        delivered, self._delivered = self._delivered, {}
+        messages, self._messages = self._messages, {}
+        try:
+            if delivered:
+                await conn.executemany("DELETE FROM outbox WHERE id = $1 AND version <= $2",
+                                       list(delivered.items()))
+            for (g, c, key), message_id in messages.items():
+                await conn.execute(f"UPDATE sessions SET {key}_message_id = $1 "
+                                   "WHERE guild_id = $2 AND channel_id = $3", message_id, g, c)
+        except BaseException:  # the transaction rolls back: keep the notes for the next one
+            self._delivered = {**delivered, **self._delivered}
+            self._messages = {**messages, **self._messages}
+            raise
+
+    async def owed(self) -> list[Owed]:
+        """Every owed item, oldest first (start-up)."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch("SELECT * FROM outbox ORDER BY id")
+        return [Owed(r["guild_id"], r["channel_id"], r["kind"], r["key"], r["version"],
+                     json.loads(r["body"]), r["nonce"], r["id"]) for r in rows
+                if r["id"] not in self._delivered]
+
+    async def save_session(self, guild_id: int, channel_id: int, state: dict[str, Any]) -> None:
+        await self.write(Write(guild_id, channel_id, snapshot=state))
 
     async def drop_session(self, guild_id: int, channel_id: int) -> None:
-        async with self.pool.acquire() as conn:
-            await conn.execute("DELETE FROM sessions WHERE guild_id = $1 AND channel_id = $2",
-                               guild_id, channel_id)
+        await self.write(Write(guild_id, channel_id, end=True))
 
-    async def sessions(self, guild_id: int) -> list[dict[str, Any]]:
+    async def _sessions_where(self, where: str, *params: Any) -> list[dict[str, Any]]:
+        """Snapshots with their move rows (``moves``) and message ids folded in."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(
-                "SELECT state FROM sessions WHERE guild_id = $1 ORDER BY channel_id", guild_id)
-        return [json.loads(r["state"]) for r in rows]
+                f"SELECT * FROM sessions {where} ORDER BY guild_id, channel_id", *params)
+            moves = await conn.fetch(
+                f"SELECT guild_id, channel_id, seat, action, meta FROM moves {where} "
+                "ORDER BY id", *params)
+        by_channel: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for m in moves:
+            by_channel.setdefault((m["guild_id"], m["channel_id"]), []).append(
+                {"seat": m["seat"], "action": m["action"], "meta": json.loads(m["meta"])})
+        result = []
+        for row in rows:
+            data = json.loads(row["state"])
+            for key in ("table_message_id", "lobby_message_id"):
+                if row[key] is not None:
+                    data[key] = row[key]
+            data["moves"] = by_channel.get((row["guild_id"], row["channel_id"]), [])
+            result.append(data)
+        return result
+
+    async def session(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
+        found = await self._sessions_where("WHERE guild_id = $1 AND channel_id = $2",
+                                           guild_id, channel_id)
+        return found[0] if found else None
+
+    async def sessions(self, guild_id: int) -> list[dict[str, Any]]:
+        return await self._sessions_where("WHERE guild_id = $1", guild_id)
 
     async def running_sessions(self) -> list[dict[str, Any]]:
-        async with self.pool.acquire() as conn:
-            rows = await conn.fetch("SELECT state FROM sessions ORDER BY guild_id, channel_id")
-        return [json.loads(r["state"]) for r in rows]
+        return await self._sessions_where("")
 
     # ---- finished games --------------------------------------------------
     async def finish_game(
@@ -174,10 +327,8 @@ class PgStore:
     ) -> None:
         """Keep a finished or abandoned game and end its session, in one transaction;
         storing the same game again replaces it (a game counts once)."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            await finish(conn, guild_id, channel_id, game, results, reason)
-            await conn.execute("DELETE FROM sessions WHERE guild_id = $1 AND channel_id = $2",
-                               guild_id, channel_id)
+        await self.write(Write(guild_id, channel_id, finish={
+            "game": game, "results": results, "reason": reason}))
 
     async def game(self, guild_id: int, game_id: str) -> dict[str, Any] | None:
         async with self.pool.acquire() as conn:

@@ -15,6 +15,7 @@ import glob
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import uuid
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import yarl
+
+from bot.backends import is_postgres
 
 SETTING = "LAMA_TEST_PG"
 
@@ -121,3 +124,26 @@ async def drop_database(admin_url: str, url: str) -> None:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         await conn.close()
+
+
+async def raw(db_url: str, *statements: str) -> list[tuple[object, ...]]:
+    """Run SQL on ``LAMA_DB``'s database (SQLite path or PostgreSQL URL) behind the store's
+    back; returns the rows of the last SELECT."""
+    rows: list[tuple[object, ...]] = []
+    if is_postgres(db_url):
+        import asyncpg
+
+        conn = await asyncpg.connect(db_url)
+        try:
+            for statement in statements:
+                if statement.lstrip().upper().startswith("SELECT"):
+                    rows = [tuple(r) for r in await conn.fetch(statement)]
+                else:
+                    await conn.execute(statement)  # may hold several commands
+        finally:
+            await conn.close()
+    else:
+        with sqlite3.connect(db_url) as db:
+            for statement in statements:
+                rows = db.execute(statement).fetchall()
+    return rows

@@ -47,9 +47,9 @@ class Club:
         lobby = (await self.ana.slash(self.channel, "lama start", variant="classic",
                                       target=10)).message
         assert lobby is not None
-        await self.ben.click(lobby, "Join")
-        await self.ana.click(lobby, "Add AI")
-        await self.ana.click(lobby, "Start")
+        for member, button in ((self.ben, "Join"), (self.ana, "Add AI"), (self.ana, "Start")):
+            reply = await member.click(lobby, button)
+            assert reply.type in (6, 7), (button, reply.message)  # accepted, not refused
 
     async def play(self, fake: FakeDiscord) -> None:
         """Turn after turn until the game ends; between turns, wait while told to pause."""

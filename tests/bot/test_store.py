@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-import asyncpg
 import pytest
 
 from bot.backends import is_postgres, make_store
 from bot.pgstore import PG_SCHEMA_VERSION
 from bot.store import SCHEMA_VERSION, SeatResult, Store, StoreError, wilson_lower_bound
+from tests.pg import raw
 
 GUILD = 10
 OTHER_GUILD = 20
@@ -27,26 +27,6 @@ async def opened(db_url: str) -> Store:
     store = make_store(db_url)
     await store.open()
     return store
-
-
-async def raw(db_url: str, *statements: str) -> list[tuple[object, ...]]:
-    """Run SQL on the database behind the store's back; the last statement's rows."""
-    rows: list[tuple[object, ...]] = []
-    if is_postgres(db_url):
-        conn = await asyncpg.connect(db_url)
-        try:
-            for statement in statements:
-                if statement.lstrip().upper().startswith("SELECT"):
-                    rows = [tuple(r) for r in await conn.fetch(statement)]
-                else:
-                    await conn.execute(statement)  # may hold several commands
-        finally:
-            await conn.close()
-    else:
-        with sqlite3.connect(db_url) as db:
-            for statement in statements:
-                rows = db.execute(statement).fetchall()
-    return rows
 
 
 def test_both_backends_number_their_schema_alike() -> None:
@@ -189,4 +169,34 @@ async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str
     assert await store.schema_version() == SCHEMA_VERSION
     old = await store.game(1, "old")
     assert old is not None and (old["status"], old["end_reason"]) == ("abandoned", "stopped")
+    await store.close()
+
+
+async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url: str) -> None:
+    """Delivery marks and message ids ride on any write, touching other channels' rows:
+    concurrent writes of one process must neither deadlock nor lose a mark."""
+    from bot.outbox import EVENT, Owed, Write
+
+    store = await opened(db_url)
+    channels = range(1, 9)
+    first = [Owed(GUILD, c, EVENT, "note", 1, {"n": 1}) for c in channels]
+    for item in first:
+        await store.write(Write(GUILD, item.channel_id, snapshot={"channel_id": item.channel_id},
+                                owed=[item]))
+
+    async def busy(channel: int) -> None:
+        for n in range(2, 7):
+            for item in first:  # marks of every channel, carried by whichever write comes
+                store.note_delivered(item)
+            for other in channels:  # and the message ids of the other channels
+                if other != channel:
+                    store.note_message(GUILD, other, "table", 1000 * channel + n)
+            await store.write(Write(GUILD, channel, snapshot={"channel_id": channel, "n": n},
+                                    owed=[Owed(GUILD, channel, EVENT, "note", n, {"n": n})]))
+
+    await asyncio.gather(*(busy(c) for c in channels))
+    await store.flush_notes()
+    left = await raw(db_url, "SELECT channel_id, version FROM outbox ORDER BY channel_id, id")
+    assert left == [(c, n) for c in channels for n in range(2, 7)], "every first note marked"
+    assert [s["n"] for s in await store.sessions(GUILD)] == [6] * len(channels)
     await store.close()
