@@ -73,7 +73,7 @@ def throwaway_server() -> Iterator[str]:
         _as_server_user(command), capture_output=True, text=True, timeout=120, cwd=root)
     try:
         done = run([initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                    "--no-sync"])
+                    "--locale=C", "--no-sync"])
         if done.returncode != 0:
             raise NoServer(f"initdb failed: {done.stderr.strip() or done.stdout.strip()}")
         options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
