@@ -107,7 +107,10 @@ async def create_database(admin_url: str) -> str:
     import asyncpg
 
     name = f"lama_test_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(admin_url)
+    try:
+        conn = await asyncpg.connect(admin_url)
+    except (OSError, asyncpg.PostgresError) as exc:
+        raise NoServer(f"cannot reach the PostgreSQL server at {admin_url}: {exc}") from exc
     try:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:

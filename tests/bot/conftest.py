@@ -58,7 +58,10 @@ def pg_server() -> Iterator[str]:
 @pytest.fixture
 async def pg_url(pg_server: str) -> AsyncIterator[str]:
     """A fresh, empty database on the test server, dropped after the test."""
-    url = await pg.create_database(pg_server)
+    try:
+        url = await pg.create_database(pg_server)
+    except pg.NoServer as exc:
+        pytest.fail(str(exc))
     try:
         yield url
     finally:
@@ -72,7 +75,10 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         yield str(tmp_path / "lama.db")
         return
     server = request.getfixturevalue("pg_server")
-    url = await pg.create_database(server)
+    try:
+        url = await pg.create_database(server)
+    except pg.NoServer as exc:
+        pytest.fail(str(exc))
     try:
         yield url
     finally:
