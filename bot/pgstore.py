@@ -5,7 +5,8 @@ Chosen by ``LAMA_DB=postgresql://...``. The tables and their meaning are SQLite'
 ``lama_schema`` and applied under an advisory lock, so processes starting together migrate
 once. Every write is one transaction on a pooled connection: processes write concurrently,
 each change lands whole or not at all, and nothing is read-modify-written (standings are
-counted from the result rows at read time), so no update is lost. Which process may change
+counted from the result rows at read time), so no update is lost. Within a process, writes
+go one at a time (see :meth:`PgStore._in_transaction`). Which process may change
 a channel's session is settled by the shard leases (bot/leases.py), not here.
 """
 
@@ -22,6 +23,7 @@ import asyncpg
 
 from bot import faults
 from bot.outbox import STATE, Owed, Write
+from bot.pgschema import PG_MIGRATIONS
 from bot.store import END_FINISHED, END_STOPPED, SeatResult, Standing, StoreError
 
 log = logging.getLogger(__name__)
@@ -29,85 +31,6 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = 0x4C414D40  # advisory lock held while migrating
 RETRIES = 3  # attempts of a transaction PostgreSQL rolled back (deadlock, serialization)
 
-PG_MIGRATIONS: tuple[str, ...] = (
-    # 1: the first schema (bot/store.py's version 1)
-    """
-    CREATE TABLE games (
-        guild_id BIGINT NOT NULL,
-        game_id TEXT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        variant TEXT NOT NULL,
-        status TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        record TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        started_at DOUBLE PRECISION NOT NULL,
-        ended_at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (guild_id, game_id)
-    );
-    CREATE TABLE results (
-        id BIGSERIAL UNIQUE,             -- insertion order (SQLite's rowid): the latest name
-        guild_id BIGINT NOT NULL,
-        game_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id BIGINT NOT NULL,
-        name TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, game_id, seat)
-    );
-    CREATE INDEX results_by_user ON results (guild_id, user_id);
-    CREATE TABLE guild_settings (
-        guild_id BIGINT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (guild_id, key)
-    );
-    CREATE TABLE sessions (
-        guild_id BIGINT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        state TEXT NOT NULL,
-        updated_at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (guild_id, channel_id)
-    );
-    CREATE TABLE app_state (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    # 2: why a game ended
-    """
-    ALTER TABLE games ADD COLUMN end_reason TEXT;
-    UPDATE games SET end_reason = CASE status WHEN 'finished' THEN 'finished' ELSE 'stopped' END;
-    """,
-    # 3: snapshots plus append-only move rows, the outbox, message ids (bot/schema.py's 3)
-    """
-    CREATE TABLE moves (
-        id BIGSERIAL PRIMARY KEY,
-        guild_id BIGINT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        seat INTEGER,
-        action TEXT,
-        meta TEXT NOT NULL
-    );
-    CREATE INDEX moves_by_channel ON moves (guild_id, channel_id, id);
-    CREATE TABLE outbox (
-        id BIGSERIAL PRIMARY KEY,
-        guild_id BIGINT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        kind TEXT NOT NULL,
-        key TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        body TEXT NOT NULL,
-        nonce TEXT NOT NULL
-    );
-    CREATE INDEX outbox_by_channel ON outbox (guild_id, channel_id, id);
-    ALTER TABLE sessions ADD COLUMN table_message_id BIGINT;
-    ALTER TABLE sessions ADD COLUMN lobby_message_id BIGINT;
-    """,
-
-)
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 TABLES = ("games", "results", "guild_settings", "sessions", "app_state", "moves", "outbox")
 

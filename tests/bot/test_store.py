@@ -153,7 +153,7 @@ def test_wilson_bound() -> None:
 
 
 async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str) -> None:
-    from bot.pgstore import PG_MIGRATIONS
+    from bot.pgschema import PG_MIGRATIONS
     from bot.store import MIGRATIONS
 
     insert = ("INSERT INTO games VALUES (1, 'old', 2, 'classic', 'abandoned', '7', '{}', '[]', "
