@@ -200,3 +200,13 @@ async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url:
     assert left == [(c, n) for c in channels for n in range(2, 7)], "every first note marked"
     assert [s["n"] for s in await store.sessions(GUILD)] == [6] * len(channels)
     await store.close()
+
+
+async def test_processes_opening_a_new_database_at_once_migrate_it_once(db_url: str) -> None:
+    stores = [make_store(db_url) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 3
+    await stores[0].set_app_value("one", "1")
+    assert await stores[2].app_value("one") == "1"
+    for store in stores:
+        await store.close()
