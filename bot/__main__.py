@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -51,7 +52,16 @@ async def run(settings: Settings, token: str) -> None:
 
     loop.add_signal_handler(signal.SIGTERM, stop)
     async with bot:
+        await bot.store.open()  # a bad database file is reported before contacting Discord
         await bot.start(token)
+
+
+def unreachable(settings: Settings, error: BaseException) -> str:
+    """One line for a network failure while logging in."""
+    where = settings.lama_discord_url or "discord.com"
+    return (f"Cannot reach Discord at {where} ({type(error).__name__}: {error}): check the "
+            "network connection" + (" and LAMA_DISCORD_URL." if settings.lama_discord_url
+                                    else "."))
 
 
 OR_SANDBOX = "--sandbox-if-no-token"
@@ -120,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         return 3  # bot.cluster does not restart a process whose token Discord refused
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+        sys.stderr.write(unreachable(settings, exc) + "\n")
         return 1
     except KeyboardInterrupt:
         log.info("stopped")

@@ -14,12 +14,16 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot import create_bot
 from bot.backends import is_postgres, make_store
 from bot.shards import shard_of
 from fakediscord import FakeDiscord, Guild, Member, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.test_restart import take_turn
+
+pytestmark = pytest.mark.slow  # a launcher, bot processes killed and restarted
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "cluster-16"

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.cluster import EXIT_SETTINGS, Cluster, Member
 from fakediscord import FakeDiscord
 
@@ -42,6 +44,7 @@ class Crashing(Cluster):
         return [sys.executable, "-c", "import sys; sys.exit(1)"]
 
 
+@pytest.mark.slow  # processes started and restarted
 async def test_a_crashing_process_is_restarted_with_growing_backoff(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         cluster = Crashing(1, 1, backoff=0.01, max_backoff=0.05, identify_window=0,
@@ -56,6 +59,7 @@ async def test_a_crashing_process_is_restarted_with_growing_backoff(tmp_path: Pa
     assert member.failures_in_a_row >= 3  # none ran stably: each waited longer than the last
 
 
+@pytest.mark.slow  # runs python -m bot
 async def test_a_process_refusing_its_settings_stops_the_cluster(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:  # no DISCORD_TOKEN: python -m bot exits 2 at once
         cluster = Cluster(2, 4, backoff=0.01, identify_window=0, env=env_for(fake, tmp_path))

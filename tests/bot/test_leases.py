@@ -57,6 +57,7 @@ async def test_a_shard_has_one_owner_until_it_lets_go(db_url: str) -> None:
     await third.release()
 
 
+@pytest.mark.slow  # a holder process, killed
 async def test_a_killed_owners_shards_are_taken_over_at_once(db_url: str) -> None:
     await prepared(db_url)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
