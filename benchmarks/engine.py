@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game import ai, loads, replay
 from game.fast import FastGame, RandomChance
 from game.game import Game
-from game.rng import chooser
 from game.record import dumps
+from game.rng import chooser
 from game.rules import names as variant_names
 
 PLAYERS = 4

@@ -6,11 +6,11 @@ hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from game.actions import DRAW, QUIT, Action, ActionType, play
 from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
 from game.events import Event, EventKind
-from typing import TYPE_CHECKING, ClassVar
-
 from game.rules import (
     UNKEPT,
     RuleSet,
