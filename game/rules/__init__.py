@@ -48,6 +48,8 @@ class RuleSet:
     uses_magic: ClassVar[bool] = False
     uses_row: ClassVar[bool] = False
     uses_chips: ClassVar[bool] = True
+    lower_score_wins: ClassVar[bool] = True
+    """Whether the fewest points win (the chip games) or the most (the tutorial)."""
 
     # ---- data -----------------------------------------------------------
     def deck(self) -> tuple[Card, ...]:

@@ -41,6 +41,7 @@ class Tutorial(RuleSet):
         {ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP}
     )
     uses_chips = False
+    lower_score_wins = False
 
     def deck(self) -> tuple[Card, ...]:
         return tuple(card for card in PLAIN_VALUES for _ in range(8))
