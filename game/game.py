@@ -41,9 +41,7 @@ class Game:
         self.players: tuple[str, ...] = tuple(players)
         self.options = self.rules.validate_options(options)
         self.seed = seed
-        self.chance: list[RoundChance] = [
-            RoundChance(c.deck, list(c.rolls)) for c in chance
-        ]
+        self.chance: list[RoundChance] = [RoundChance(c.deck, list(c.rolls)) for c in chance]
         self.state = State.new(len(players))
         self.history: list[tuple[int, Action]] = []
         self.round_start = 0  # where this round's actions begin in ``history``

@@ -49,9 +49,7 @@ class Kadabra(Shedding):
 
     name = "kadabra"
     title = "L.A.M.A. Kadabra"
-    action_types = frozenset(
-        {ActionType.PLAY, ActionType.DRAW, ActionType.QUIT, ActionType.SKIP}
-    )
+    action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT, ActionType.SKIP})
     uses_magic = True
 
     def deck(self) -> tuple[Card, ...]:

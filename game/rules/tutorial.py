@@ -37,9 +37,7 @@ class Tutorial(RuleSet):
     name = "tutorial"
     title = "L.A.M.A. tutorial (house rules)"
     option_defaults: ClassVar[Mapping[str, int]] = {"rounds": 4}
-    action_types = frozenset(
-        {ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP}
-    )
+    action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP})
     uses_chips = False
     lower_score_wins = False
 
