@@ -35,7 +35,10 @@ PROGRESS_WIDTH = 30
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(variant_names())}")
     parser.add_argument(
-        "--players", type=int, default=None, help="seats per game (2-6; default 4, or one per --ai)"
+        "--players",
+        type=int,
+        default=None,
+        help="seats per game (2-6; default 4, or one per --ai with --rotate)",
     )
     parser.add_argument("--games", type=int, default=100, help="how many games")
     parser.add_argument("--seed", default="0", help="the run's seed (any text)")
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         find_rules(args.variant)
         if args.players is None:
-            args.players = len(args.ai) if args.ai and len(args.ai) > 1 else 4
+            args.players = len(args.ai) if args.rotate and args.ai and len(args.ai) > 1 else 4
         if not 2 <= args.players <= 6:
             raise ValueError(f"--players must be 2 to 6, not {args.players}")
         if args.games < 0:
