@@ -59,7 +59,8 @@ class LamaBot(commands.AutoShardedBot):
         self.settings = settings
         self.store: Store = store or SqliteStore(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
-                                 seed=settings.lama_seed, clock=clock)
+                                 seed=settings.lama_seed, clock=clock,
+                                 ai_workers=settings.lama_ai_workers)
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None

@@ -48,6 +48,7 @@ class Seat:
     user_id: int | None
     name: str
     away: bool = False  # the user left or timed out; /lama hand takes the seat back
+    difficulty: str | None = None  # an AI seat's: easy, normal, hard (None: normal)
 
     @property
     def is_ai(self) -> bool:
@@ -141,7 +142,7 @@ class Session:
             del self.seats[seat]
             await self._changed()
 
-    async def add_ai(self, name: str = "AI {n}") -> None:
+    async def add_ai(self, name: str = "AI {n}", difficulty: str | None = None) -> None:
         """Seat an AI named ``name`` (``{n}``: the first free number; the lobby translates it)."""
         async with self.lock:
             self._require_lobby()
@@ -150,7 +151,7 @@ class Session:
             number = 1
             while any(s.name == name.format(n=number) for s in self.seats):
                 number += 1
-            self.seats.append(Seat(None, name.format(n=number)))
+            self.seats.append(Seat(None, name.format(n=number), difficulty=difficulty))
             await self._changed()
 
     async def start(self, user_id: int) -> None:
@@ -188,13 +189,20 @@ class Session:
             return await self._apply(game, seat, action)
 
     async def ai_step(self) -> bool:
-        """Let the AI to act choose and act; False if it is no AI's turn any more."""
+        """Let the AI to act choose and act; False if it is no AI's turn any more.
+
+        The choice is made without the lock (a hard AI thinks in the pool); it is
+        applied only if nothing changed meanwhile (else the caller asks again).
+        """
         async with self.lock:
             seat = self.ai_to_act()
             if seat is None or self.game is None:
                 return False
-            action = self.players[seat].choose(player_view(self.game, seat))
-            await self._apply(self.game, seat, action)
+            view, version, player = player_view(self.game, seat), self.version, self.players[seat]
+        action = await self.sessions.ai.choose(player, view)
+        async with self.lock:
+            if self.version == version and self.ai_to_act() == seat and self.game is not None:
+                await self._apply(self.game, seat, action)
             return True
 
     async def stop(self, user_id: int, moderator: bool) -> None:
@@ -264,7 +272,9 @@ class Session:
 
     def _make_players(self) -> None:
         self.players = {
-            i: make_player(f"{self.seed}:{i}") for i, s in enumerate(self.seats) if s.is_ai
+            i: make_player(f"{self.seed}:{i}", None if s.away else s.difficulty)
+            for i, s in enumerate(self.seats)
+            if s.is_ai
         }
 
     def _game_document(self) -> dict[str, Any]:
@@ -273,7 +283,11 @@ class Session:
             "variant": self.variant,
             "seed": self.seed,
             "record": to_dict(self.game) if self.game is not None else None,
-            "seats": [{"user_id": s.user_id, "name": s.name} for s in self.seats],
+            "seats": [
+                {"user_id": s.user_id, "name": s.name}
+                | ({"difficulty": s.difficulty} if s.difficulty else {})
+                for s in self.seats
+            ],
             "started_at": self.started_at,
         }
 
@@ -306,7 +320,7 @@ class Session:
             data["variant"],
             dict(data["options"]),
             locale=data.get("locale"),
-            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()))
+            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()), s.get("difficulty"))
                    for i, s in enumerate(data["seats"])],
             status=Status(data["status"]),
             seed=data["seed"],
@@ -337,13 +351,19 @@ class Sessions:
     """The sessions of every channel this process serves."""
 
     def __init__(
-        self, store: Store, *, ai_delay: float, seed: str | None, clock: Clock | None = None
+        self,
+        store: Store,
+        *,
+        ai_delay: float,
+        seed: str | None,
+        clock: Clock | None = None,
+        ai_workers: int = 1,
     ) -> None:
         self.store = store
         self.guild_settings = GuildSettings(store)  # bot/guild_settings.py
         self.seed = seed
         self._by_channel: dict[int, Session] = {}
-        self.ai = AiRunner(self, ai_delay)
+        self.ai = AiRunner(self, ai_delay, ai_workers)
         self.clock: Clock = clock or SystemClock()
         self.timers = Watchdog(self, self.clock)
         self.publisher: Publisher | None = None

@@ -16,7 +16,7 @@ import discord
 from cogs.replies import refuse
 
 PREFIX = "lama:v1"
-LOBBY_OPS = ("join", "leave", "ai", "start", "cancel")
+LOBBY_OPS = ("join", "leave", "easyai", "ai", "hardai", "start", "cancel")
 
 
 async def route(interaction: discord.Interaction, cog: str, method: str, *args: Any) -> None:

@@ -64,7 +64,8 @@ def lobby_message(
     tr: Translator, channel_id: int, title: str, host: str, seats: Sequence[tuple[str, bool]],
     options: str, closed: str | None = None,
 ) -> Payload:
-    """The public lobby: seats and (unless ``closed``) Join, Leave, Add AI, Start, Cancel."""
+    """The public lobby: seats and (unless ``closed``) Join, Leave, Add AI (easy, normal,
+    hard), Start, Cancel."""
     lines = [f"{i + 1}. {'🤖 ' if ai else ''}{tr.isolate(name)}"
              for i, (name, ai) in enumerate(seats)]
     embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
@@ -78,7 +79,9 @@ def lobby_message(
     labels = {
         "join": (tr("Join"), discord.ButtonStyle.success),
         "leave": (tr("Leave"), discord.ButtonStyle.secondary),
+        "easyai": (tr("Add easy AI"), discord.ButtonStyle.secondary),
         "ai": (tr("Add AI"), discord.ButtonStyle.secondary),
+        "hardai": (tr("Add hard AI"), discord.ButtonStyle.secondary),
         "start": (tr("Start"), discord.ButtonStyle.primary),
         "cancel": (tr("Cancel"), discord.ButtonStyle.danger),
     }
