@@ -16,6 +16,7 @@ both agree on every legal action and every score).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Protocol
 
 from game import rng, rules
@@ -116,7 +117,7 @@ class RandomPile(list):  # type: ignore[type-arg]
 class FastGame:
     """A game on the fast path: ``legal()``, ``apply(action)``, ``finished``, scores."""
 
-    __slots__ = ("chance", "options", "rules", "state")
+    __slots__ = ("_list", "_step", "chance", "options", "rules", "state")
 
     def __init__(
         self, rule_set: RuleSet, state: State, options: Mapping[str, int], chance: Chance
@@ -125,6 +126,9 @@ class FastGame:
         self.state = state
         self.options = options
         self.chance = chance
+        # bound once: listing and stepping are the whole inner loop of a playout
+        self._list = partial(rule_set.legal_actions, state)
+        self._step = rule_set.step
 
     @classmethod
     def new(
@@ -158,15 +162,13 @@ class FastGame:
         return self.state.to_act
 
     def legal(self) -> list[Action]:
-        """The legal actions of the player to act (empty once finished)."""
-        if self.state.phase is Phase.FINISHED:
-            return []
-        return self.rules.legal_actions(self.state)
+        """The legal actions of the player to act (empty once finished: nobody is to act)."""
+        return self._list()
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` (one of ``legal()``, unchecked) by the player to act."""
         state = self.state
-        self.rules.step(state, action, self.chance)
+        self._step(state, action, self.chance)
         if state.round_over:
             self.finish_round()
 

@@ -266,6 +266,13 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
+_LOADED: list[bool] = []
+
+
 def _load() -> None:
-    """Import every rule-set module (each registers itself; re-imports cost nothing)."""
+    """Import every rule-set module once (each registers itself)."""
+    if _LOADED:
+        return
     from game.rules import classic, dice, kadabra, tutorial  # noqa: F401
+
+    _LOADED.append(True)

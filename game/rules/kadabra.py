@@ -8,7 +8,7 @@ from game.actions import SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind
 from game.rules import gain_white, next_active, register
-from game.rules.shedding import PLAY_ACTIONS, Shedding
+from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
 
 DECK_COUNTS: dict[str, int] = {
@@ -22,6 +22,7 @@ DECK_COUNTS: dict[str, int] = {
 }
 """RULES.md §2 deck table: the one place a host swaps the Kadabra split."""
 
+PLAY_ONE = PLAY_ACTIONS[ONE]
 GIFTS = tuple(play(ONE, to) for to in range(6))
 """A ``1`` given to each seat (a game has at most 6)."""
 
@@ -70,9 +71,10 @@ class Kadabra(Shedding):
 
     def adjust_plays(self, state: State, seat: int, actions: list[Action]) -> None:
         """A ``1`` that gives something is listed once per recipient, in its place."""
-        one = PLAY_ACTIONS[ONE]
-        if one in actions and self.gives(state, seat):
-            at = actions.index(one)
+        if ONE not in PLAYABLE_ON[state.top or ONE] or ONE not in state.hands[seat]:
+            return  # (membership by identity: cheap, and on every listing)
+        if self.gives(state, seat):
+            at = next(i for i, a in enumerate(actions) if a is PLAY_ONE)
             actions[at : at + 1] = [GIFTS[to] for to in recipients(state, seat)]
 
     def extra_actions(self, state: State, seat: int) -> list[Action]:
