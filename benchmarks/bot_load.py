@@ -3,7 +3,8 @@
 The bot runs as a subprocess (``python -m bot``) pinned to one core; the fake Discord and the
 simulated humans run in this process on another core, so they do not share the bot's CPU.
 Prints actions/s, interaction answer latency (driver side: from sending INTERACTION_CREATE to
-the callback being accepted), the bot's CPU use and its resident memory per running game::
+the callback being accepted), the bot's CPU use (with its AI pool's) and its resident memory
+per running game. ``--hard-ais N`` adds N hard AI seats to every game::
 
     python benchmarks/bot_load.py --games 200 --seconds 60
 
@@ -171,6 +172,9 @@ class Players:
         for guest in guests:
             if await self.timed(partial(guest.click, lobby, "Join")) is None:
                 return False
+        for _ in range(self.args.hard_ais):  # they think in the bot's AI pool
+            if await self.timed(partial(host.click, lobby, "Add hard AI")) is None:
+                return False
         return await self.timed(partial(host.click, lobby, "Start")) is not None
 
     async def play(self, game: Table, rng: random.Random) -> None:
@@ -241,8 +245,21 @@ def rss_kb(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of ``pid`` and every live process under it (the AI pool's workers too)."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            child = int(stat.parent.name)
+            parents[child] = int(fields[1])
+            ticks[child] = int(fields[11]) + int(fields[12])
+    family, grew = {pid}, True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(ticks.get(p, 0) for p in family) / os.sysconf("SC_CLK_TCK")
 
 
 def die_with_parent() -> None:
@@ -365,7 +382,8 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "settings": (f"games={args.games} variant={args.variant} players={args.min_players}-"
                      f"{args.max_players} {'rounds' if args.variant == 'tutorial' else 'target'}="
                      f"{args.target} seconds={args.seconds} actions_per_game="
-                     f"{args.actions_per_game} think={args.think} games_per_guild="
+                     f"{args.actions_per_game} think={args.think} hard_ais={args.hard_ais} "
+                     f"games_per_guild="
                      f"{args.games_per_guild} seed={args.seed} db={args.db_dir or 'temporary'}; "
                      f"{pinning}"),
         "bot_startup_s": f"{startup:.1f}",
@@ -403,6 +421,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="stop the games after this")
     parser.add_argument("--actions-per-game", type=int, default=400, help="stop a game after")
     parser.add_argument("--think", type=float, default=0.0, help="human think time per click")
+    parser.add_argument("--hard-ais", type=int, default=0, help="hard AI seats added per game")
     parser.add_argument("--min-players", type=int, default=2)
     parser.add_argument("--max-players", type=int, default=4)
     parser.add_argument("--games-per-guild", type=int, default=20, help="channels per guild")
@@ -411,6 +430,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--db-dir", help="an empty directory for the bot's SQLite file "
                         "(default: a new temporary directory)")
     args = parser.parse_args(argv)
+    if args.max_players + args.hard_ais > 6:
+        parser.error("max-players + hard-ais must be 6 or fewer")
     if not 2 <= args.min_players <= args.max_players <= 6 or args.games < 1:
         parser.error("need 1+ games and 2 <= min-players <= max-players <= 6")
     return args
