@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="tournament: play each deal once per rotation of the --ai line-up; print a table",
     )
     parser.add_argument(
+        "--report-every", type=int, metavar="DEALS", help="--rotate: print the table so far too"
+    )
+    parser.add_argument(
         "--iterations", type=int, help="worlds per decision for searching AIs (hard)"
     )
     add_option_arguments(parser)
@@ -162,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
             args.iterations,
             sys.stdout,
             (lambda done, total: progress(sys.stderr, done, total)) if show_progress else None,
+            args.report_every,
         )
         return 0
     records = Path(args.records) if args.records else None

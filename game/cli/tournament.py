@@ -77,6 +77,18 @@ def play_timed(game: Game, players: list[ai.Player], times: list[list[float]]) -
         game.apply(seat, action)
 
 
+def print_table(
+    out: TextIO, title: str, by_ai: dict[str, Standing], by_seat: list[Standing]
+) -> None:
+    print(title, file=out)
+    print(HEADER, file=out)
+    for row in by_ai.values():
+        print(row.row(), file=out)
+    for row in by_seat:
+        print(row.row(), file=out)
+    print("(a shared win counts for each winner; decision times are CPU ms)", file=out, flush=True)
+
+
 def run_tournament(
     variant: str,
     lineup: list[str],
@@ -86,6 +98,7 @@ def run_tournament(
     iterations: int | None,
     out: TextIO,
     progress: Callable[[int, int], None] | None = None,
+    report_every: int | None = None,
 ) -> dict[str, Standing]:
     """Play ``deals`` deals under every rotation of ``lineup``; print and return the table."""
     n = len(lineup)
@@ -117,15 +130,13 @@ def run_tournament(
                 by_ai[name].times.extend(times[k])
             if progress is not None:
                 progress(index * n + rotation + 1, total)
-    print(
-        f"{variant}, {n} players, {deals} deals x {n} line-ups (seats rotated) = {total} games,"
-        f" seed {seed!r}" + (f", {iterations} iterations" if iterations else ""),
-        file=out,
+        if report_every and (index + 1) % report_every == 0 and index + 1 < deals:
+            print_table(out, f"after {index + 1} of {deals} deals:", by_ai, by_seat)
+    print_table(
+        out,
+        f"{variant}, {n} players, {deals} deals x {n} line-ups (seats rotated) ="
+        f" {total} games, seed {seed!r}" + (f", {iterations} iterations" if iterations else ""),
+        by_ai,
+        by_seat,
     )
-    print(HEADER, file=out)
-    for row in by_ai.values():
-        print(row.row(), file=out)
-    for row in by_seat:
-        print(row.row(), file=out)
-    print("(a shared win counts for each winner; decision times are CPU ms)", file=out)
     return by_ai
