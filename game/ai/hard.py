@@ -77,7 +77,7 @@ def search(
     random = rng.chooser(seed, "hard", *situation(view)).random
     base = base_state(rule_set, view)
     unseen = unseen_cards(rule_set, view)
-    policy = Playout(rule_set, view, options)
+    policy = Playout(rule_set, view)
     totals = [0.0] * len(legal)
     worlds = 0
     while worlds < max(iterations, 1):
@@ -89,9 +89,7 @@ def search(
         worlds += 1
         if deadline is not None and clock() >= deadline:
             break
-    favourite = legal.index(STRATEGIES[view.variant](view)) if view.variant in STRATEGIES else -1
-    if favourite >= 0:
-        totals[favourite] += PRIOR * worlds
+    totals[legal.index(STRATEGIES[view.variant](view))] += PRIOR * worlds
     best = max(range(len(legal)), key=lambda k: (totals[k], -k))
     means = tuple((a, totals[k] / worlds) for k, a in enumerate(legal))
     return SearchResult(legal[best], means, worlds)
@@ -114,7 +112,7 @@ def situation(view: PlayerView) -> tuple[object, ...]:
 class Playout:
     """Plays a round out with the heuristic AI at every seat and scores it for ``me``."""
 
-    def __init__(self, rule_set: RuleSet, view: PlayerView, options: dict[str, int]) -> None:
+    def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
         self.rules = rule_set
         self.strategy = PLAYOUT_STRATEGIES.get(view.variant) or STRATEGIES[view.variant]
         self.template = view
