@@ -42,6 +42,8 @@ def finished_games(world: World) -> list[tuple[str, int]]:
         return conn.execute("SELECT status, length(record) > 0 FROM games").fetchall()
 
 
+USUAL_DEFER = cogs.timely.DEFER_AFTER
+
 class GatedSaves:
     """The store's save_session blocks until the test opens the gate (a stuck disk)."""
 
@@ -110,6 +112,7 @@ async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(
     edited = await reply.wait_for(lambda m: "Waiting for ben" in m.text)
     assert edited is hand and not action_buttons(hand)
     assert len(stored_actions(db_of(world))) == before + 1
+    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", USUAL_DEFER)  # the rest: busy machines too
     await play_out(world.fake, world.table, world.members)
 
 
@@ -131,6 +134,7 @@ async def test_an_expired_token_never_stops_the_game(
         lambda: True if (t := current(world.table)) and t.stamp != seen.stamp else None,
         WAIT, "the table to show the move (and the AI's answer)",
     )
+    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", USUAL_DEFER)  # the rest: busy machines too
     final = await play_out(world.fake, world.table, world.members)
     assert "AI 1" in final.text and finished_games(world) == [("finished", 1)]
     expired = [r for r in world.fake.refusals if r.status == 401]
