@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 AI_NAME = "heuristic"
 DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 """Seat difficulty -> the game.ai player; a seat without one (older sessions) is normal."""
-HARD_ITERATIONS = 16
+HARD_ITERATIONS = 32
 HARD_BUDGET = 0.12
 """Seconds a hard AI may think per decision (it stops after the world it is on)."""
 

@@ -37,7 +37,7 @@ from game.rules import find as find_rules
 from game.state import State
 from game.views import PlayerView, SeatView
 
-DEFAULT_ITERATIONS = 16
+DEFAULT_ITERATIONS = 32
 PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
