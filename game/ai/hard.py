@@ -69,7 +69,11 @@ def search(
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
-    """Flat determinized sampling over ``view.legal`` (at least one world is searched)."""
+    """Flat determinized sampling over ``view.legal``.
+
+    Without a deadline, ``iterations`` worlds are searched. With one, the search
+    stops at it, keeping only whole worlds; with none whole, the heuristic decides.
+    """
     legal = view.legal
     me = view.me if view.me is not None else 0
     rule_set = find_rules(view.variant)
@@ -80,15 +84,26 @@ def search(
     policy = Playout(rule_set, view)
     totals = [0.0] * len(legal)
     worlds = 0
+    policy.deadline, policy.clock = deadline, clock
     while worlds < max(iterations, 1):
         world = sample_world(base, view, unseen, random)
         dice_seed = int(random() * 2**53)
-        for k, action in enumerate(legal):
-            sim = FastGame(rule_set, world.clone(), options, RandomChance(dice_seed))
-            totals[k] += policy.outcome(sim, action, me)
+        try:
+            outcomes = [
+                policy.outcome(
+                    FastGame(rule_set, world.clone(), options, RandomChance(dice_seed)), action, me
+                )
+                for action in legal
+            ]
+        except OutOfTime:
+            break  # a world only counts whole: every candidate on the same deal
+        totals = [t + o for t, o in zip(totals, outcomes, strict=True)]
         worlds += 1
         if deadline is not None and clock() >= deadline:
             break
+    if worlds == 0:  # out of time before one whole world: the heuristic decides
+        action = STRATEGIES[view.variant](view)
+        return SearchResult(action, tuple((a, 0.0) for a in legal), 0)
     totals[legal.index(STRATEGIES[view.variant](view))] += PRIOR * worlds
     best = max(range(len(legal)), key=lambda k: (totals[k], -k))
     means = tuple((a, totals[k] / worlds) for k, a in enumerate(legal))
@@ -109,8 +124,19 @@ def situation(view: PlayerView) -> tuple[object, ...]:
     )
 
 
+class OutOfTime(Exception):
+    """The deadline passed in the middle of a playout."""
+
+
+CLOCK_EVERY = 16
+"""Playout steps between two looks at the clock (a step can be slow: long hands)."""
+
+
 class Playout:
     """Plays a round out with the heuristic AI at every seat and scores it for ``me``."""
+
+    deadline: float | None = None
+    clock: Callable[[], float] = time.perf_counter
 
     def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
         self.rules = rule_set
@@ -132,6 +158,12 @@ class Playout:
             else:
                 sim.apply(self.strategy(self.view(state, seat, legal)))
             steps += 1
+            if (
+                self.deadline is not None
+                and steps % CLOCK_EVERY == 0
+                and self.clock() >= self.deadline
+            ):
+                raise OutOfTime
         gains = [state.score(s) - before[s] for s in range(state.players)]
         others = (sum(gains) - gains[me]) / (state.players - 1)
         value = self.sign * (others - gains[me])

@@ -11,6 +11,7 @@ import pytest
 from game import Game, PlayerView, player_view, variant_names
 from game.ai import find, names
 from game.ai.hard import HardPlayer, search
+from game.ai.heuristic import STRATEGIES
 from game.ai.worlds import base_state, sample_world, unseen_cards
 from game.rng import chooser
 
@@ -104,12 +105,14 @@ def test_same_seed_same_search(variant: str) -> None:
 
 
 def test_the_deadline_bounds_the_search() -> None:
-    """A clock past the deadline after the first world: one world is searched, not 1000."""
+    """A deadline stops the search; only whole worlds count; none whole: the heuristic."""
     game = game_at_a_choice("classic", "deadline", 2)
     view = player_view(game, game.to_act)
-    ticks = iter(range(10_000))
-    result = search(view, "s", iterations=1000, deadline=1.0, clock=lambda: float(next(ticks)))
-    assert result.worlds == 2  # the clock reads 0 (under 1.0) after world 1, then 1
+    late = search(view, "s", iterations=1000, deadline=0.0, clock=lambda: 1.0)
+    assert late.worlds == 0 and late.action == STRATEGIES["classic"](view)
+    ticks = iter(range(100_000))
+    cut = search(view, "s", iterations=1000, deadline=40.0, clock=lambda: float(next(ticks)))
+    assert 1 <= cut.worlds < 40 and cut.action in view.legal
     player = HardPlayer("s", iterations=1000, budget=0.5, clock=lambda: float(next(ticks)))
     assert player.choose(view) in view.legal
 
