@@ -128,7 +128,7 @@ class OutOfTime(Exception):
     """The deadline passed in the middle of a playout."""
 
 
-CLOCK_EVERY = 16
+CLOCK_EVERY = 4
 """Playout steps between two looks at the clock (a step can be slow: long hands)."""
 
 
