@@ -9,11 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError
+from bot.errors import BotError, NotAllowed
 from bot.i18n import N_, Translator
-from bot.sessions import Seat, Session, Status
+from bot.sessions import Session, Status
 from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
-from cogs.common import place, public_tr, require_bot_can_post, user_locale
+from cogs.common import (
+    place,
+    public_tr,
+    require_bot_can_post,
+    require_variant,
+    require_whole,
+    user_locale,
+)
 from cogs.render import Payload, lobby_message
 from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
@@ -23,19 +30,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+MAX_TARGET = 500
+MAX_ROUNDS = 50
 VARIANTS = [app_commands.Choice(name=name, value=name) for name in variant_names()]
 
 
 def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -> Payload:
     rules = find_rules(session.variant)
-    host = next((s.name for s in session.seats if s.user_id == session.host_id),
+    host = next((tr.name(s.name) for s in session.seats if s.user_id == session.host_id),
                 f"<@{session.host_id}>")
     opts = dict(rules.option_defaults, **session.options)
     summary = (tr.plural("{n} round", "{n} rounds", opts["rounds"]) if "rounds" in opts
                else tr.plural("to {n} point", "to {n} points", opts["target"]))
     if session.timers.turn_timeout > 0:
         summary = tr("{rules}; {n} s per turn", rules=summary, n=session.timers.turn_timeout)
-    return lobby_message(tr, session.channel_id, tr(rules.title), host,
+    return lobby_message(tr, session.short_id, tr(rules.title), host,
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
 
 
@@ -52,7 +61,7 @@ async def add_ai(
 ) -> None:
     """Seat an AI of the difficulty the button names."""
     difficulty, name = AI_SEATS[op]
-    await in_time(interaction, session.add_ai(tr.pattern(name), difficulty))
+    await in_time(interaction, session.add_ai(interaction.user.id, tr.pattern(name), difficulty))
 
 
 def game_options(variant: str, target: int | None, rounds: int | None) -> dict[str, int]:
@@ -90,15 +99,21 @@ class Lobby(commands.Cog):
         self,
         interaction: discord.Interaction,
         variant: str = "classic",
-        target: app_commands.Range[int, 1, 500] | None = None,
-        rounds: app_commands.Range[int, 1, 50] | None = None,
+        target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         turn_timeout: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
     ) -> None:
         guild_id, channel_id = place(interaction)
-        require_bot_can_post(interaction)
-        user = interaction.user
+        # Discord checks these against the command's schema; a forged payload is refused too
+        require_variant(variant)
+        if target is not None:
+            require_whole("target", target, 1, MAX_TARGET)
+        if rounds is not None:
+            require_whole("rounds", rounds, 1, MAX_ROUNDS)
         if turn_timeout is not None:
             require_turn_timeout(turn_timeout)  # refused before anything changes
+        require_bot_can_post(interaction)
+        user = interaction.user
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
@@ -123,11 +138,12 @@ class Lobby(commands.Cog):
         if item is not None:
             outbox.done(item, session.lobby_message_id)
 
-    async def on_lobby_button(
-        self, interaction: discord.Interaction, channel_id: int, op: str
-    ) -> None:
+    async def on_lobby_button(self, interaction: discord.Interaction, game: str, op: str) -> None:
+        """A lobby button; the channel is the interaction's, the lobby must be the one drawn."""
+        guild_id, channel_id = place(interaction)
         session = self.bot.sessions.get(channel_id)
-        if session is None or session.status is not Status.LOBBY:
+        if (session is None or session.guild_id != guild_id or session.short_id != game
+                or session.status is not Status.LOBBY):
             raise BotError(N_("This lobby is closed."))
         user = interaction.user
         tr = public_tr(session)
@@ -138,9 +154,11 @@ class Lobby(commands.Cog):
             await in_time(interaction, session.leave(user.id))
         elif op in AI_SEATS:
             await add_ai(interaction, session, tr, op)
+        elif op == "noai":
+            await in_time(interaction, session.remove_ai(user.id))
         elif op == "cancel":
             await in_time(interaction, session.cancel(user.id))
-            closed = tr("Cancelled by {name}.", name=user.display_name)
+            closed = tr("Cancelled by {name}.", name=tr.plain(user.display_name))
         elif op == "start":
             require_bot_can_post(interaction)
             await in_time(interaction, session.start(user.id))
@@ -158,21 +176,22 @@ class Lobby(commands.Cog):
         if item is not None:
             outbox.done(item)
 
-    async def on_rematch(
-        self, interaction: discord.Interaction, channel_id: int, game_id: str
-    ) -> None:
-        guild_id, _ = place(interaction)
-        require_bot_can_post(interaction)
+    async def on_rematch(self, interaction: discord.Interaction, game_id: str) -> None:
+        """A player of the finished game opens a lobby with its rules; only they are seated,
+        and the others join by clicking Join (nobody is seated without their consent)."""
+        guild_id, channel_id = place(interaction)
         stored = await in_time(interaction, self.bot.store.game(guild_id, game_id))
-        if stored is None:
+        if stored is None or stored["channel_id"] != channel_id:
             raise BotError(N_("That game is not known any more."))
-        record = stored["record"]
         user = interaction.user
-        seats = [Seat(s["user_id"], s["name"], difficulty=s.get("difficulty"))
-                 for s in stored["seats"]]
+        if all(s["user_id"] != user.id for s in stored["seats"]):
+            raise NotAllowed(N_("Only a player of that game can start a rematch. "
+                                "Use {cmd_start} to open a new game."))
+        require_bot_can_post(interaction)
+        record = stored["record"]
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
-            dict(record.get("options", {})), user_locale(interaction), seats=seats,
+            dict(record.get("options", {})), user_locale(interaction),
             answer=(interaction.application_id, interaction.token),
         ))
         await self._show_lobby(interaction, session)
