@@ -3,7 +3,8 @@
 The bot runs as a subprocess (``python -m bot``) pinned to one core; the fake Discord and the
 simulated humans run in this process on another core, so they do not share the bot's CPU.
 Prints actions/s, interaction answer latency (driver side: from sending INTERACTION_CREATE to
-the callback being accepted), the bot's CPU use and its resident memory per running game::
+the callback being accepted), the bot's CPU use (with its AI pool's) and its resident memory
+per running game. ``--hard-ais N`` adds N hard AI seats to every game::
 
     python benchmarks/bot_load.py --games 200 --seconds 60
     python benchmarks/bot_load.py --games 100 --processes 2 --pg auto   # 1 vs 2 processes
@@ -178,6 +179,9 @@ class Players:
         for guest in guests:
             if await self.timed(partial(guest.click, lobby, "Join")) is None:
                 return False
+        for _ in range(self.args.hard_ais):  # they think in the bot's AI pool
+            if await self.timed(partial(host.click, lobby, "Add hard AI")) is None:
+                return False
         return await self.timed(partial(host.click, lobby, "Start")) is not None
 
     async def play(self, game: Table, rng: random.Random) -> None:
@@ -250,10 +254,22 @@ def rss_kb(pid: int | list[int]) -> int:
 
 
 def cpu_seconds(pid: int | list[int]) -> float:
-    if isinstance(pid, list):
-        return sum(cpu_seconds(p) for p in pid)
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of ``pid`` (or each of a list) and every live process under it (AI pools too)."""
+    roots = pid if isinstance(pid, list) else [pid]
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            child = int(stat.parent.name)
+            parents[child] = int(fields[1])
+            ticks[child] = int(fields[11]) + int(fields[12])
+    family, grew = set(roots), True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(ticks.get(p, 0) for p in family) / os.sysconf("SC_CLK_TCK")
 
 
 def die_with_parent() -> None:
@@ -387,8 +403,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "settings": (f"games={args.games} variant={args.variant} players={args.min_players}-"
                      f"{args.max_players} {'rounds' if args.variant == 'tutorial' else 'target'}="
                      f"{args.target} seconds={args.seconds} actions_per_game="
-                     f"{args.actions_per_game} think={args.think} games_per_guild="
-                     f"{args.games_per_guild} seed={args.seed} "
+                     f"{args.actions_per_game} think={args.think} hard_ais={args.hard_ais} "
+                     f"games_per_guild={args.games_per_guild} seed={args.seed} "
                      f"db={'postgresql' if db else args.db_dir or 'temporary sqlite'}; "
                      f"{pinning}"),
         "bot_startup_s": f"{startup:.1f}",
@@ -427,6 +443,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="stop the games after this")
     parser.add_argument("--actions-per-game", type=int, default=400, help="stop a game after")
     parser.add_argument("--think", type=float, default=0.0, help="human think time per click")
+    parser.add_argument("--hard-ais", type=int, default=0, help="hard AI seats added per game")
     parser.add_argument("--min-players", type=int, default=2)
     parser.add_argument("--max-players", type=int, default=4)
     parser.add_argument("--games-per-guild", type=int, default=20, help="channels per guild")
@@ -438,6 +455,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="also measure N processes, one shard each (side by side)")
     parser.add_argument("--pg", help="PostgreSQL server URL (a database per run), or auto")
     args = parser.parse_args(argv)
+    if args.max_players + args.hard_ais > 6:
+        parser.error("max-players + hard-ais must be 6 or fewer")
     if not 2 <= args.min_players <= args.max_players <= 6 or args.games < 1:
         parser.error("need 1+ games and 2 <= min-players <= max-players <= 6")
     return args

@@ -65,7 +65,8 @@ class LamaBot(commands.AutoShardedBot):
         self.store: Store = store or make_store(settings.lama_db)
         self.leases = make_leases(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
-                                 seed=settings.lama_seed, clock=clock)
+                                 seed=settings.lama_seed, clock=clock,
+                                 ai_workers=settings.lama_ai_workers)
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None

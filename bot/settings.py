@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     lama_db: str = "lama.db"
     lama_dev_guild: int | None = None
     lama_ai_delay: float = Field(default=1.5, ge=0)
+    lama_ai_workers: int = Field(default=1, ge=0, le=64)
     lama_seed: str | None = None
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
