@@ -2,7 +2,8 @@
 
 At start-up the bot lists its application emojis and uploads the faces it lacks, once
 (they are the application's, across every server and restart; never per game). Until
-that is done, or where an upload fails, the table keeps the emoji text of cogs.cards.
+that is done, or where an upload fails, the table keeps the emoji text of cogs.cards. In
+a cluster only the process that syncs the commands uploads; the others use what exists.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ class CardEmojis(commands.Cog):
         for card in ALL_CARDS:
             name = emoji_name(card)
             emoji = have.get(name)
+            if emoji is None and not self.bot.settings.lama_sync_commands:
+                continue  # in a cluster one process uploads (the one that syncs commands)
             if emoji is None:
                 image = await asyncio.to_thread(emoji_picture, card)
                 try:
