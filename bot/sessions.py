@@ -141,16 +141,19 @@ class Session:
             del self.seats[seat]
             await self._changed()
 
-    async def add_ai(self, name: str = "AI {n}") -> None:
-        """Seat an AI named ``name`` (``{n}``: the first free number; the lobby translates it)."""
+    async def add_ai(
+        self, name: str = "AI {n}", figures: Callable[[int], str] = str
+    ) -> None:
+        """Seat an AI named ``name`` (``{n}``: the first free number, written by ``figures``;
+        the lobby translates both, so a Persian table seats «ربات ۲»)."""
         async with self.lock:
             self._require_lobby()
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             number = 1
-            while any(s.name == name.format(n=number) for s in self.seats):
+            while any(s.name == name.format(n=figures(number)) for s in self.seats):
                 number += 1
-            self.seats.append(Seat(None, name.format(n=number)))
+            self.seats.append(Seat(None, name.format(n=figures(number))))
             await self._changed()
 
     async def start(self, user_id: int) -> None:

@@ -119,7 +119,7 @@ class Lobby(commands.Cog):
         elif op == "leave":
             await in_time(interaction, session.leave(user.id))
         elif op == "ai":
-            await in_time(interaction, session.add_ai(tr.pattern(N_("AI {n}"))))
+            await in_time(interaction, session.add_ai(tr.pattern(N_("AI {n}")), tr.figures))
         elif op == "cancel":
             await in_time(interaction, session.cancel(user.id))
             closed = tr("Cancelled by {name}.", name=user.display_name)
