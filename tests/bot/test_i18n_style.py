@@ -11,7 +11,7 @@ from string import Formatter
 
 import pytest
 
-from bot.catalog import extract, read
+from bot.catalog import extract, read, typeset
 from bot.i18n import VERBATIM, translator
 from tests.bot.i18n_checks import NNBSP, french_spacing, latin_digits, watching
 
@@ -84,4 +84,12 @@ def test_french_spaces_every_mark_that_wants_one() -> None:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wrong += [f"{message.id!r}: {f}" for text in strings if text for f in french_spacing(text)]
     wrong += [f"{msgid!r}: {f}" for msgid, text in rendered("fr") for f in french_spacing(text)]
-    assert not wrong, "French wants U+202F before : ; ! ? and inside « »:\n" + "\n".join(wrong)
+    assert not wrong, ("French wants U+202F before : ; ! ? and inside « » (python -m bot.catalog "
+                       "puts it in):\n" + "\n".join(wrong))
+
+
+def test_the_catalog_tool_typesets_french() -> None:
+    assert typeset("fr", "Main : « a » ; b ! c ?") == (
+        f"Main{NNBSP}: «{NNBSP}a{NNBSP}»{NNBSP}; b{NNBSP}! c{NNBSP}?")
+    assert typeset("fr", typeset("fr", "a : b")) == f"a{NNBSP}: b"
+    assert typeset("de", "a : b") == "a : b"
