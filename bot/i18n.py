@@ -176,7 +176,6 @@ class Translator:
         text = _isolated(template).format(**values)
         return _MENTION.sub(lambda m: FSI + m[0] + PDI, text)
 
-
     def _localized(self, template: str, values: dict[str, object]) -> dict[str, object]:
         """``values`` with their numbers in this language's digits (names and markup kept)."""
         plain = _plain_fields(template)
