@@ -48,11 +48,21 @@ fields, footer, color), ``buttons`` (label, custom_id, style, disabled, emoji), 
 (custom_id, options, min_values, max_values), ``text`` (plain rendering), ``ephemeral``,
 ``flags``, ``edits``, ``deleted``.
 
+Discord's rules (refusals, silent drops, lint, pacing), where each number comes from, and
+what the fake does not model are listed in ``fakediscord/README.md``. In short::
+
+    FakeDiscord(pacing=10)        # rate limits on, 1 real s = 10 Discord s (off by default)
+    fake.pacing.summary()         # requests, 429s, time waited on buckets
+    fake.lint                     # what Discord would silently ignore; fake.run fails on it
+    fake.dropped_embeds           # embeds dropped for lack of Embed Links
+    thread = table.create_thread("round 1", type=11); await thread.archive(locked=False)
+    fake.emojis                   # application emojis (/applications/{id}/emojis)
+
 A user action returns once the bot answered; it raises ``FakeDiscordError`` when the bot did
 not answer within ``interaction_timeout`` (3 s, recorded in ``fake.failures``). Requests
 Discord would refuse get Discord's 4xx ``{"message", "code"}`` and are recorded in
 ``fake.refusals``. Bugs of the fake itself are answered 400 code 0, recorded in
-``fake.errors``, and make ``fake.run`` raise at exit.
+``fake.errors``, and make ``fake.run`` raise at exit; so does any lint.
 """
 
 from __future__ import annotations

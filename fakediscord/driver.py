@@ -14,6 +14,7 @@ from .base import (
     FakeDiscordError,
     WaitTimeout,
 )
+from .commands_check import option_problem
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -197,12 +198,12 @@ class Driver:
                 if value in (choice["value"], choice["name"]):
                     return choice["value"]
             raise FakeDiscordError(f"/{command}: {value!r} is not a choice of {d['name']!r}")
-        if kind == OPTION_STRING:
-            return str(value)
-        if kind == OPTION_INTEGER:
-            return int(value)
-        if kind == OPTION_NUMBER:
-            return float(value)
+        if kind in (OPTION_STRING, OPTION_INTEGER, OPTION_NUMBER):
+            typed = {OPTION_STRING: str, OPTION_INTEGER: int, OPTION_NUMBER: float}[kind](value)
+            problem = option_problem(d, typed)
+            if problem is not None:  # the Discord client refuses to send it
+                raise FakeDiscordError(f"/{command} {d['name']}: {problem}")
+            return typed
         if kind == OPTION_BOOLEAN:
             return bool(value)
         if kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, Member | User):

@@ -20,8 +20,10 @@ from .base import DEFAULT_PERMISSIONS, Clock, FakeDiscordError, Notifier, Snowfl
 from .driver import Driver
 from .faults import Fault
 from .gateway import Gateway
+from .lint import Lint
 from .messages import Message
 from .model import Guild, TextChannel, User
+from .ratelimit import Pacing
 from .server import build_app
 
 if TYPE_CHECKING:
@@ -63,6 +65,7 @@ class FakeDiscord:
         transcript_dir: str | Path | None = None,
         bot_name: str = "LamaBot",
         token: str | None = None,
+        pacing: float | Pacing | None = None,
     ) -> None:
         self.clock = Clock()
         self.snowflakes = Snowflakes(self.clock)
@@ -85,6 +88,13 @@ class FakeDiscord:
         self.errors: list[str] = []
         self.refusals: list[Refusal] = []
         self.failures: list[Failure] = []
+        self.lint: list[Lint] = []
+        if isinstance(pacing, int | float):
+            pacing = Pacing(scale=float(pacing))
+        self.pacing: Pacing | None = pacing
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.dropped_embeds = 0
+        self.emojis: dict[int, dict[str, Any]] = {}
         self.faults: list[Fault] = []
         self.entries: list[dict[str, Any]] = []
         self.gateway = Gateway(self)
@@ -188,9 +198,12 @@ class FakeDiscord:
             log.warning("bot.start() ended with %r", exc)
 
     def check(self) -> None:
-        """Raise if the fake itself had internal errors (its bugs, not the bot's)."""
+        """Raise on the fake's own bugs, and on lint: what Discord would silently ignore."""
         if self.errors:
             raise FakeDiscordError("fake discord internal errors:\n" + "\n".join(self.errors))
+        if self.lint:
+            lines = "\n".join(f"{x.method} {x.path}: {x.problem}" for x in self.lint)
+            raise FakeDiscordError("the bot sent what Discord would silently ignore:\n" + lines)
 
     # --- building the world ----------------------------------------------------------------
     def add_guild(
@@ -328,6 +341,14 @@ class FakeDiscord:
     def record_refusal(self, method: str, path: str, err: ApiError) -> None:
         log.info("refused %s %s: %s %s", method, path, err.code, err.message)
         self.refusals.append(Refusal(method, path, err.status, err.code, err.message, err.errors))
+
+    def record_lint(self, request: web.Request, problems: list[str]) -> None:
+        """Record what Discord would have ignored in this request (see fakediscord.lint)."""
+        path = request.path.removeprefix("/api/v10")
+        for problem in problems:
+            log.warning("lint %s %s: %s", request.method, path, problem)
+            self.lint.append(Lint(request.method, path, problem))
+            self.log("lint", {"method": request.method, "path": path, "problem": problem})
 
     def record_failure(self, inter: Interaction, reason: str) -> None:
         log.info("interaction %s failed: %s", inter.id, reason)

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .messages import EPHEMERAL, LOADING, Message
+from .lint import message_lint
+from .messages import EPHEMERAL, LOADING, Message, walk_components
 from .validate import (
     ALREADY_ACKNOWLEDGED,
     INVALID_FORM_BODY,
@@ -112,6 +113,7 @@ class InteractionRoutes:
                     400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
                 )
             resource = self._respond(inter, body)
+            fake.record_lint(request, callback_lint(body))
         except ApiError as err:
             inter.refusals.append(err)
             raise
@@ -155,9 +157,11 @@ class InteractionRoutes:
             )
         bot = fake.bot_user
         if kind in (4, 5):
-            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
             if kind == 4:
                 check_message(data, create=True, prefix="data.")
+            else:
+                check_message({"flags": data.get("flags")}, create=False, prefix="data.")
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
             msg = fake.new_message(
                 inter.channel,
                 data if kind == 4 else {"flags": data.get("flags", 0)},
@@ -188,11 +192,8 @@ class InteractionRoutes:
             _check_modal(data)
             inter.modal = data
             return {"type": kind}
+        _check_choices(data.get("choices") or [])
         inter.choices = list(data.get("choices") or [])
-        if len(inter.choices) > 25:
-            raise ApiError(
-                400, INVALID_FORM_BODY, "Invalid Form Body", _err("data.choices", "max 25")
-            )
         return {"type": kind}
 
     # --- webhook side: followups and @original ------------------------------------------------
@@ -230,9 +231,11 @@ class InteractionRoutes:
         fake = self.fake
         inter = self._by_token(request)
         body = await read_body(request, fake)
+        _check_bool_query(request, "wait", "with_components")
         if inter.response_type is None or inter.response_type in (8, 9):
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
         check_message(body, create=True)
+        fake.record_lint(request, message_lint(body, "followup"))
         original = inter.original
         if original is not None and original.loading:
             # The first followup after a "thinking" defer replaces the placeholder.
@@ -269,6 +272,7 @@ class InteractionRoutes:
         msg = self._target(request, inter)
         body = await read_body(request, fake)
         check_message(body, create=False, current_flags=msg.flags)
+        fake.record_lint(request, message_lint(body, "webhook-edit"))
         was_loading = msg.loading
         msg.apply(body)
         msg.flags &= ~LOADING
@@ -291,6 +295,19 @@ def _err(path: str, message: str) -> dict[str, Any]:
     return node
 
 
+BOOLEANS = ("true", "false", "True", "False", "1", "0")
+
+
+def _check_bool_query(request: web.Request, *names: str) -> None:
+    """Boolean query parameters: anything else is refused 50035 (Discord's query checks)."""
+    for name in names:
+        value = request.query.get(name)
+        if value is not None and value not in BOOLEANS:
+            raise ApiError(
+                400, INVALID_FORM_BODY, "Invalid Form Body", _err(name, "Must be a boolean.")
+            )
+
+
 def _check_modal(data: dict[str, Any]) -> None:
     problems = []
     cid = data.get("custom_id")
@@ -302,6 +319,71 @@ def _check_modal(data: dict[str, Any]) -> None:
     comps = data.get("components") or []
     if not 1 <= len(comps) <= 5:
         problems.append(("data.components", "Must be between 1 and 5 in length."))
+    for c in walk_components(comps):
+        if c.get("type") == 4:
+            problems += _text_input_problems(c)
     if problems:
         path, message = problems[0]
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", _err(path, message))
+
+
+def _text_input_problems(c: dict[str, Any]) -> list[tuple[str, str]]:
+    """A modal's text input (Discord's text-input structure: label 45, lengths 0-4000)."""
+    problems = []
+    label = c.get("label")
+    if label is not None and (not isinstance(label, str) or not 1 <= len(label) <= 45):
+        problems.append(("data.components.label", "Must be between 1 and 45 in length."))
+    if c.get("style") not in (1, 2):
+        problems.append(("data.components.style", "Value must be one of (1, 2)."))
+    lo, hi = c.get("min_length"), c.get("max_length")
+    if lo is not None and not (isinstance(lo, int) and 0 <= lo <= 4000):
+        problems.append(("data.components.min_length", "int value should be <= 4000 and >= 0."))
+    if hi is not None and not (isinstance(hi, int) and 1 <= hi <= 4000):
+        problems.append(("data.components.max_length", "int value should be <= 4000 and >= 1."))
+    value = c.get("value")
+    if isinstance(value, str) and len(value) > 4000:
+        problems.append(("data.components.value", "Must be 4000 or fewer in length."))
+    return problems
+
+
+def _check_choices(choices: Any) -> None:
+    """Autocomplete choices: at most 25, names 1-100, string values at most 100."""
+    problems = []
+    if not isinstance(choices, list) or len(choices) > 25:
+        problems.append(("data.choices", "Must be 25 or fewer in length."))
+        choices = []
+    for i, c in enumerate(choices):
+        name = c.get("name") if isinstance(c, dict) else None
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append((f"data.choices.{i}.name", "Must be between 1 and 100 in length."))
+        value = c.get("value") if isinstance(c, dict) else None
+        if isinstance(value, str) and len(value) > 100:
+            problems.append((f"data.choices.{i}.value", "Must be 100 or fewer in length."))
+    if problems:
+        path, message = problems[0]
+        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", _err(path, message))
+
+
+CALLBACK_ENDPOINTS = {4: "callback-message", 5: "callback-defer", 7: "callback-update"}
+MODAL_FIELDS = {"custom_id", "title", "components"}
+
+
+def callback_lint(body: dict[str, Any]) -> list[str]:
+    """Lint of an interaction callback: its envelope and its data."""
+    out = [
+        f"body.{k}: unknown field (ignored by Discord)"
+        for k in sorted(set(body) - {"type", "data"})
+    ]
+    kind, data = body["type"], body.get("data") or {}
+    if kind in CALLBACK_ENDPOINTS:
+        out += message_lint(data, CALLBACK_ENDPOINTS[kind], "data.")
+    elif kind == 9:
+        out += [
+            f"data.{k}: unknown field (ignored by Discord)"
+            for k in sorted(set(data) - MODAL_FIELDS)
+        ]
+    elif kind == 8:
+        out += [
+            f"data.{k}: unknown field (ignored by Discord)" for k in sorted(set(data) - {"choices"})
+        ]
+    return out

@@ -192,11 +192,12 @@ class TextChannel:
         self.overwrites: dict[int, tuple[int, int]] = {}
         self.overwrite_types: dict[int, int] = {}
         self.deleted = False
+        self.type = 0  # GUILD_TEXT; threads are 11 (public) or 12 (private)
 
     def payload(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
-            "type": 0,
+            "type": self.type,
             "guild_id": str(self.guild.id),
             "name": self.name,
             "position": self.position,
@@ -244,6 +245,12 @@ class TextChannel:
         self.overwrite_types[target.id] = 1 if isinstance(target, Member) else 0
         await self.guild.fake.gateway.dispatch("CHANNEL_UPDATE", self.payload())
 
+    def create_thread(self, name: str, *, type: int = 11) -> TextChannel:
+        """A thread in this channel, started by a user (THREAD_CREATE); see threads.Thread."""
+        from .threads import new_thread
+
+        return new_thread(self, name, type=type, owner_id=self.guild.owner_id)
+
     async def delete(self) -> None:
         """Delete the channel: CHANNEL_DELETE, then 404 Unknown Channel for it."""
         self.deleted = True
@@ -267,6 +274,7 @@ class Guild:
         self.everyone = Role(self, id, "@everyone", DEFAULT_PERMISSIONS, 0)
         self.roles: list[Role] = [self.everyone]
         self.channels: list[TextChannel] = []
+        self.threads: list[TextChannel] = []  # fakediscord.threads.Thread
         self.members: list[Member] = []
         bot_role = self._new_role(fake.bot_user.name, bot_permissions)
         bot_role.managed = True
@@ -332,7 +340,7 @@ class Guild:
         raise KeyError(name_or_id)
 
     def get_channel(self, channel_id: int) -> TextChannel | None:
-        for c in self.channels:
+        for c in self.channels + self.threads:
             if c.id == channel_id and not c.deleted:
                 return c
         return None
@@ -368,7 +376,7 @@ class Guild:
             "stickers": [],
             "roles": [r.payload() for r in self.roles],
             "channels": [c.payload() for c in self.channels if not c.deleted],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads if not t.deleted],
             "members": [m.payload() for m in self.members],
             "member_count": len(self.members),
             "large": False,

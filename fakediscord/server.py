@@ -9,27 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .base import (
-    MANAGE_CHANNELS,
-    MANAGE_MESSAGES,
-    READ_MESSAGE_HISTORY,
-    SEND_MESSAGES,
-    VIEW_CHANNEL,
-)
+from .channels import ChannelRoutes, snowflake
+from .commands_check import check_commands
+from .emojis import EmojiRoutes
 from .interactions import InteractionRoutes
-from .messages import Message
-from .model import Guild, TextChannel
-from .validate import (
-    CANNOT_EDIT_OTHERS,
-    MISSING_ACCESS,
-    MISSING_PERMISSIONS,
-    UNKNOWN_CHANNEL,
-    UNKNOWN_MESSAGE,
-    ApiError,
-    check_message,
-    unknown,
-)
-from .wire import json_response, no_content, read_body
+from .model import Guild
+from .validate import ApiError, unknown
+from .wire import json_response, read_body
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -57,15 +43,8 @@ def build_app(fake: FakeDiscord) -> web.Application:
     for path in (cmds, gcmds):
         app.router.add_put(path, rest.put_commands)
         app.router.add_get(path, rest.get_commands)
-    app.router.add_get(f"{p}/channels/{{channel_id}}", rest.get_channel)
-    app.router.add_delete(f"{p}/channels/{{channel_id}}", rest.delete_channel)
-    app.router.add_post(f"{p}/channels/{{channel_id}}/typing", rest.typing)
-    msgs = f"{p}/channels/{{channel_id}}/messages"
-    app.router.add_get(msgs, rest.history)
-    app.router.add_post(msgs, rest.create_message)
-    app.router.add_get(f"{msgs}/{{message_id}}", rest.get_message)
-    app.router.add_patch(f"{msgs}/{{message_id}}", rest.edit_message)
-    app.router.add_delete(f"{msgs}/{{message_id}}", rest.delete_message)
+    ChannelRoutes(fake).add_to(app, p)
+    EmojiRoutes(fake).add_to(app, p)
     app.router.add_get(f"{p}/guilds/{{guild_id}}", rest.get_guild)
     app.router.add_get(f"{p}/guilds/{{guild_id}}/channels", rest.get_guild_channels)
     app.router.add_get(f"{p}/guilds/{{guild_id}}/roles", rest.get_roles)
@@ -91,7 +70,13 @@ def _middleware(fake: FakeDiscord) -> Any:
         fake.log(
             "rest", {"method": method, "path": path, "query": dict(request.query), "body": body}
         )
-        response = await _answer(fake, request, handler, method, path)
+        pacing = fake.pacing
+        if pacing is None:
+            response = await _answer(fake, request, handler, method, path)
+        else:
+            limited, ticket = pacing.admit(method, path)
+            response = limited or await _answer(fake, request, handler, method, path)
+            pacing.finish(ticket, response)
         fake.log(
             "rest-answer",
             {"method": method, "path": path, "status": response.status, "body": _text(response)},
@@ -180,32 +165,12 @@ class Rest:
         self.fake = fake
 
     # --- lookups ---------------------------------------------------------------------------
-    def _channel(self, request: web.Request) -> TextChannel:
-        channel = self.fake.get_channel(_int(request.match_info["channel_id"]))
-        if channel is None:
-            raise unknown("Channel", UNKNOWN_CHANNEL)
-        return channel
-
     def _guild(self, request: web.Request) -> Guild:
-        gid = _int(request.match_info["guild_id"])
+        gid = snowflake(request.match_info["guild_id"])
         for guild in self.fake.guilds:
             if guild.id == gid:
                 return guild
         raise unknown("Guild", 10004)
-
-    def _message(self, request: web.Request, channel: TextChannel) -> Message:
-        msg = self.fake.messages.get(_int(request.match_info["message_id"]))
-        if msg is None or msg.deleted or msg.channel is not channel or msg.ephemeral_to is not None:
-            raise unknown("Message", UNKNOWN_MESSAGE)
-        return msg
-
-    def _require(self, channel: TextChannel, *perms: int) -> None:
-        have = channel.guild.me.permissions_in(channel)
-        if not have & VIEW_CHANNEL:
-            raise ApiError(403, MISSING_ACCESS, "Missing Access")
-        for perm in perms:
-            if not have & perm:
-                raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
 
     # --- login, gateway, application ----------------------------------------------------------
     async def get_gateway(self, request: web.Request) -> web.Response:
@@ -225,7 +190,7 @@ class Rest:
         return json_response(data)
 
     async def get_user(self, request: web.Request) -> web.Response:
-        user = self.fake.users.get(_int(request.match_info["user_id"]))
+        user = self.fake.users.get(snowflake(request.match_info["user_id"]))
         if user is None:
             raise unknown("User", 10013)
         return json_response(user.payload())
@@ -251,7 +216,7 @@ class Rest:
 
     # --- commands -----------------------------------------------------------------------------
     def _command_list(self, request: web.Request) -> tuple[list[dict[str, Any]], int | None]:
-        if _int(request.match_info["app_id"]) != self.fake.application_id:
+        if snowflake(request.match_info["app_id"]) != self.fake.application_id:
             raise ApiError(403, 50001, "Missing Access")
         if "guild_id" in request.match_info:
             gid = self._guild(request).id
@@ -261,8 +226,8 @@ class Rest:
     async def put_commands(self, request: web.Request) -> web.Response:
         current, gid = self._command_list(request)
         body = await read_body(request, self.fake)
-        if not isinstance(body, list) or len(body) > 100:
-            raise ApiError(400, 50035, "Invalid Form Body")
+        # Discord's bulk overwrite is atomic: a refused body leaves the old commands intact.
+        self.fake.record_lint(request, check_commands(body))
         by_name = {c["name"]: c for c in current}
         result = []
         for cmd in body:
@@ -289,75 +254,6 @@ class Rest:
         current, _ = self._command_list(request)
         return json_response(current)
 
-    # --- channels and messages ----------------------------------------------------------------
-    async def get_channel(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel)
-        return json_response(channel.payload())
-
-    async def delete_channel(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel, MANAGE_CHANNELS)
-        await channel.delete()
-        return json_response(channel.payload())
-
-    async def typing(self, request: web.Request) -> web.Response:
-        self._require(self._channel(request), SEND_MESSAGES)
-        return no_content()
-
-    async def history(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel, READ_MESSAGE_HISTORY)
-        limit = int(request.query.get("limit", 50))
-        msgs = channel.messages
-        if "before" in request.query:
-            msgs = [m for m in msgs if m.id < int(request.query["before"])]
-        if "after" in request.query:
-            msgs = [m for m in msgs if m.id > int(request.query["after"])][:limit]
-        msgs = sorted(msgs, key=lambda m: m.id, reverse=True)[:limit]
-        return json_response([m.payload() for m in msgs])
-
-    async def create_message(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel, SEND_MESSAGES)
-        body = await read_body(request, self.fake)
-        check_message(body, create=True)
-        msg = self.fake.new_message(
-            channel,
-            body,
-            author=self.fake.bot_user,
-            type=19 if body.get("message_reference") else 0,
-        )
-        self.fake.publish_create(msg)
-        return json_response(msg.payload())
-
-    async def get_message(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel, READ_MESSAGE_HISTORY)
-        return json_response(self._message(request, channel).payload())
-
-    async def edit_message(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self._require(channel)
-        msg = self._message(request, channel)
-        if msg.author.id != self.fake.bot_user.id:
-            raise ApiError(
-                403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
-            )
-        body = await read_body(request, self.fake)
-        check_message(body, create=False, current_flags=msg.flags)
-        msg.apply(body)
-        self.fake.publish_update(msg)
-        return json_response(msg.payload())
-
-    async def delete_message(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        msg = self._message(request, channel)
-        if msg.author.id != self.fake.bot_user.id:
-            self._require(channel, MANAGE_MESSAGES)
-        self.fake.publish_delete(msg)
-        return no_content()
-
     # --- guilds -------------------------------------------------------------------------------
     async def get_guild(self, request: web.Request) -> web.Response:
         data = self._guild(request).payload()
@@ -382,28 +278,7 @@ class Rest:
 
     async def get_member(self, request: web.Request) -> web.Response:
         guild = self._guild(request)
-        member = self.fake.find_member(guild, _int(request.match_info["user_id"]))
+        member = self.fake.find_member(guild, snowflake(request.match_info["user_id"]))
         if member is None:
             raise unknown("Member", 10007)
         return json_response(member.payload())
-
-
-def _int(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise ApiError(
-            400,
-            50035,
-            "Invalid Form Body",
-            {
-                "id": {
-                    "_errors": [
-                        {
-                            "code": "NUMBER_TYPE_COERCE",
-                            "message": f'Value "{value}" is not snowflake.',
-                        }
-                    ]
-                }
-            },
-        ) from exc

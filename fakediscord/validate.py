@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .messages import IS_COMPONENTS_V2, SELECT_TYPES, walk_components
+from .values import check_values
 
 
 class ApiError(Exception):
@@ -50,7 +51,7 @@ INVALID_FORM_BODY = 50035
 ALREADY_ACKNOWLEDGED = 40060
 
 
-class _Errors:
+class FormErrors:
     """Collects field errors in Discord's nested {"a": {"0": {"_errors": [...]}}} shape."""
 
     def __init__(self, prefix: str) -> None:
@@ -62,7 +63,8 @@ class _Errors:
         full = f"{self.prefix}{path}" if self.prefix else path
         node = self.tree
         for part in full.split("."):
-            node = node.setdefault(part, {})
+            if part != "_root":  # an error about the whole body sits at the top
+                node = node.setdefault(part, {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
         self.flat.append(f"{full}: {message}")
 
@@ -75,7 +77,7 @@ class _Errors:
             raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", self.tree)
 
 
-def _embed_checks(err: _Errors, embeds: list[dict[str, Any]]) -> None:
+def _embed_checks(err: FormErrors, embeds: list[dict[str, Any]]) -> None:
     if len(embeds) > 10:
         err.add("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
     total = 0
@@ -105,7 +107,7 @@ def _embed_checks(err: _Errors, embeds: list[dict[str, Any]]) -> None:
         err.add("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
 
 
-def _check_button(err: _Errors, p: str, c: dict[str, Any]) -> None:
+def _check_button(err: FormErrors, p: str, c: dict[str, Any]) -> None:
     style = c.get("style")
     if style not in (1, 2, 3, 4, 5, 6):
         err.add(f"{p}.style", "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6).")
@@ -125,7 +127,7 @@ def _check_button(err: _Errors, p: str, c: dict[str, Any]) -> None:
         err.add(p, "COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button must have a label or an emoji")
 
 
-def _check_select(err: _Errors, p: str, c: dict[str, Any]) -> None:
+def _check_select(err: FormErrors, p: str, c: dict[str, Any]) -> None:
     err.max_len(f"{p}.placeholder", c.get("placeholder"), 150)
     options = c.get("options") or []
     if c.get("type") == 3:
@@ -154,7 +156,7 @@ def _check_select(err: _Errors, p: str, c: dict[str, Any]) -> None:
         )
 
 
-def _component_checks(err: _Errors, components: list[dict[str, Any]], v2: bool) -> None:
+def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: bool) -> None:
     if v2:
         count = sum(1 for _ in walk_components(components))
         if count > 40:
@@ -212,14 +214,15 @@ def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: i
     """Refuse a message create/edit body the way Discord would (raises ApiError)."""
     if not isinstance(body, dict):
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body")
-    err = _Errors(prefix)
+    err = FormErrors(prefix)
     content = body.get("content")
     if content is not None and not isinstance(content, str):
         err.add("content", "BASE_TYPE_STRING", "Must be a string.")
     err.max_len("content", content, 2000)
     embeds = body.get("embeds") or []
     _embed_checks(err, embeds)
-    flags = int(body.get("flags") or 0) | current_flags
+    raw_flags = body.get("flags")
+    flags = (raw_flags if isinstance(raw_flags, int) else 0) | current_flags
     v2 = bool(flags & IS_COMPONENTS_V2)
     components = body.get("components") or []
     if v2 and (content or embeds):
@@ -229,6 +232,7 @@ def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: i
             "The 'content' and 'embeds' fields cannot be used when using components v2",
         )
     _component_checks(err, components, v2)
+    check_values(err, "", body)
     err.raise_if_any()
     if create and not (
         content

@@ -15,6 +15,9 @@ from tests.bot.helpers import play_out
 from tests.bot.leaks import check_no_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
+PACE = 20.0
+"""Discord's rate limits on, one real second = 20 Discord seconds (see fakediscord.ratelimit)."""
+pytestmark = pytest.mark.pacing(PACE)
 
 GAMES = [
     ("classic", {"target": 12}),
@@ -52,6 +55,10 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     stored = await world.bot.store.game(world.guild.id, game_id)
     assert stored is not None and stored["status"] == "finished"
     assert [s["name"] for s in stored["seats"]] == ["ana", "ben", "AI 1"]
+
+    pacing = world.fake.pacing
+    assert pacing is not None and pacing.stats.requests > 0
+    assert not world.fake.lint, "what Discord would silently ignore"
 
     summary = replay(stored["record"], tmp_path)
     assert summary["finished"] and summary["error"] is None

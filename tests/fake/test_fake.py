@@ -204,6 +204,15 @@ class Demo(app_commands.Group):
         await second.delete()
         self.bot.done.set()
 
+    @app_commands.command(description="Options with bounds")
+    async def bounded(
+        self,
+        interaction: discord.Interaction,
+        target: app_commands.Range[int, 1, 500],
+        word: app_commands.Range[str, 2, 5] = "ab",
+    ) -> None:
+        await interaction.response.send_message(f"{target} {word}")
+
     @app_commands.command(description="Ask for a name")
     async def ask(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
@@ -567,6 +576,29 @@ async def test_guild_command_sync(world: World) -> None:
         assert [c.name for c in fetched] == ["demo"] and fetched[0].guild_id == world.guild.id
         reply = await world.ben.slash(world.table, "demo echo", text="guild")
         assert reply.message is not None and reply.message.content == "guild"
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        ({"target": 999}, "above the maximum 500"),
+        ({"target": 0}, "below the minimum 1"),
+        ({"target": 5, "word": "a"}, "shorter than 2"),
+        ({"target": 5, "word": "abcdef"}, "longer than 5"),
+        ({"target": 500, "word": "abcde"}, None),
+    ],
+)
+async def test_option_bounds_honoured(
+    world: World, bot: DemoBot, options: dict[str, Any], refused: str | None
+) -> None:
+    """The Discord client never sends a value outside an option's min/max."""
+    if refused is not None:
+        with pytest.raises(FakeDiscordError, match=refused):
+            await world.ana.slash(world.table, "demo bounded", **options)
+        assert not world.fake.interactions
+        return
+    reply = await world.ana.slash(world.table, "demo bounded", **options)
+    assert reply.message is not None and reply.message.content == "500 abcde"
 
 
 async def test_modal_submit(world: World, bot: DemoBot) -> None:

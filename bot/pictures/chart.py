@@ -1,0 +1,61 @@
+"""The game's story: every player's total after each round, as a line chart (matplotlib).
+
+The chart carries no words, only numbers: each player is a colour, and the message
+that carries it names the colours in the reader's language (names in any script
+render right there, where Discord shapes them; matplotlib would not shape Persian).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+
+from matplotlib.figure import Figure  # a bare Figure draws with Agg: no display, no pyplot
+
+# Player colours, in seat order; the matching emoji name them in the message text.
+SEAT_RGB: tuple[str, ...] = ("#e74c3c", "#3498db", "#2ecc71", "#f1c40f", "#9b59b6", "#e67e22")
+SEAT_EMOJI: tuple[str, ...] = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧")
+BACKGROUND = "#2b2d31"  # Discord's dark embed background
+GRID = "#4e5058"
+TEXT = "#dbdee1"
+
+
+@lru_cache(maxsize=64)
+def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
+           winners: frozenset[int]) -> bytes:
+    figure = Figure(figsize=(6.4, 3.6), dpi=80, facecolor=BACKGROUND)
+    axes = figure.add_subplot()
+    axes.set_facecolor(BACKGROUND)
+    rounds = list(range(len(totals[0]) + 1)) if totals else [0]
+    for seat, line in enumerate(totals):
+        colour = SEAT_RGB[seat % len(SEAT_RGB)]
+        won = seat in winners
+        axes.plot(rounds, [0, *line], color=colour, linewidth=3.2 if won else 1.8,
+                  marker="o", markersize=4, zorder=3 if won else 2)
+        if won:
+            axes.plot([rounds[-1]], [line[-1]], marker="*", markersize=18, color=colour,
+                      markeredgecolor="white", zorder=4)
+    if target is not None:
+        axes.axhline(target, color="white", linestyle="--", linewidth=1.2, alpha=0.7)
+    axes.set_xticks(rounds)
+    axes.grid(color=GRID, linewidth=0.6)
+    axes.tick_params(colors=TEXT, labelsize=10)
+    for spine in axes.spines.values():
+        spine.set_color(GRID)
+    figure.subplots_adjust(left=0.07, right=0.98, top=0.96, bottom=0.09)
+    out = io.BytesIO()
+    figure.savefig(out, format="png", facecolor=BACKGROUND)
+    return out.getvalue()
+
+
+def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
+                 winners: Sequence[int] = ()) -> bytes:
+    """PNG of each seat's running total after every round (seat order = colour order).
+
+    ``totals[seat][r]`` is the seat's total after round ``r + 1``; ``target`` draws the
+    line that ends the game; ``winners`` get a thick line and a star at the end.
+    """
+    if any(len(line) != len(totals[0]) for line in totals):
+        raise ValueError("every seat needs a total for every round")
+    return _chart(tuple(tuple(line) for line in totals), target, frozenset(winners))

@@ -1,0 +1,133 @@
+"""Card pictures by structure: sizes, each card's dominant colour, marks, dice pips, charts."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+from PIL import Image
+
+from bot.pictures import dice_picture, emoji_picture, hand_picture
+from bot.pictures.chart import SEAT_RGB, totals_chart
+from bot.pictures.compose import GAP
+from bot.pictures.faces import CARD_H, CARD_W, DIE, GOLD, LLAMA_BG, PAPER, VALUE_RGB
+from game import Card
+
+cards = [Card.parse(t) for t in ("1", "3", "6", "L")]
+
+
+def load(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGBA")
+
+
+def dominant(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """The most common opaque colour in ``box``."""
+    pixels = Counter(p[:3] for p in image.crop(box).getdata() if p[3] == 255)
+    return pixels.most_common(1)[0][0]
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def test_a_hand_is_one_card_per_value_colour_in_hand_order() -> None:
+    image = load(hand_picture(cards))
+    assert image.size == (4 * CARD_W + 3 * GAP, CARD_H)
+    for i, card in enumerate(cards):
+        x = i * (CARD_W + GAP)
+        # the band between the corner digits and the big digit shows the panel's colour
+        colour = dominant(image, (x + 10, 30, x + CARD_W - 10, 40))
+        expected = VALUE_RGB[card.numbers[0]] if card.numbers else LLAMA_BG
+        assert close(colour, expected), (card, colour)
+
+
+def test_playable_cards_are_framed_in_gold_and_the_others_veiled() -> None:
+    plain = load(hand_picture(cards))
+    marked = load(hand_picture(cards, playable=[cards[1]]))
+    cell = CARD_W + 8
+    assert marked.size == (4 * cell + 3 * GAP, CARD_H + 8)
+    frame = marked.getpixel((cell + GAP + cell // 2, 1))[:3]
+    assert close(frame, GOLD)
+    held = dominant(marked, (14, 34, CARD_W - 6, 44))
+    shown = dominant(plain, (10, 30, CARD_W - 10, 40))
+    assert sum(held) < sum(shown) - 60  # the red of the 1 is darkened by the veil
+
+
+@pytest.mark.parametrize("token", ["2/3", "4/5+"])
+def test_kadabra_doubles_show_both_colours(token: str) -> None:
+    card = Card.parse(token)
+    image = load(hand_picture([card]))
+    low, high = card.numbers
+    assert close(image.getpixel((12, 12))[:3], VALUE_RGB[low])
+    assert close(image.getpixel((CARD_W - 12, CARD_H - 12))[:3], VALUE_RGB[high])
+
+
+@pytest.mark.parametrize("token", ["3*", "4+"])
+def test_symbols_are_drawn_in_the_corner(token: str) -> None:
+    marked = load(hand_picture([Card.parse(token)]))
+    plain = load(hand_picture([Card.parse(token[0])]))
+    corner = (CARD_W - 34, 6, CARD_W - 6, 34)
+    assert list(marked.crop(corner).getdata()) != list(plain.crop(corner).getdata())
+    assert dominant(plain, corner) == VALUE_RGB[int(token[0])]
+
+
+def count_pips(image: Image.Image, x: int) -> int:
+    """White pips in the die at ``x``: connected runs of paper-white along its rows."""
+    face = image.crop((x + 4, 4, x + DIE - 4, DIE - 4))
+    seen: set[tuple[int, int]] = set()
+    blobs = 0
+    for y in range(face.height):
+        for xx in range(face.width):
+            if (xx, y) in seen or face.getpixel((xx, y))[:3] != PAPER:
+                continue
+            blobs += 1
+            stack = [(xx, y)]
+            while stack:
+                p = stack.pop()
+                if p in seen or not (0 <= p[0] < face.width and 0 <= p[1] < face.height):
+                    continue
+                if face.getpixel(p)[:3] != PAPER:
+                    continue
+                seen.add(p)
+                stack += [(p[0] + 1, p[1]), (p[0] - 1, p[1]), (p[0], p[1] + 1), (p[0], p[1] - 1)]
+    return blobs
+
+
+def test_dice_show_their_pips_and_the_roll_sits_below_the_tiles() -> None:
+    tiles = [Card.parse(t) for t in ("2", "5")]
+    roll = [Card.parse(t) for t in ("1", "3", "6")]
+    image = load(dice_picture(tiles, roll))
+    assert image.size == (3 * DIE + 2 * GAP, 2 * DIE + 2 * GAP)
+    assert [count_pips(image, i * (DIE + GAP)) for i in range(2)] == [2, 5]
+    below = image.crop((0, DIE + 2 * GAP, image.width, image.height))
+    assert [count_pips(below, i * (DIE + GAP)) for i in range(3)] == [1, 3, 6]
+
+
+def test_pictures_are_small_and_rendered_once_per_content() -> None:
+    hand = [Card.parse(t) for t in ("1", "1", "2", "3", "4", "4", "5", "6", "L", "L", "2")]
+    first = hand_picture(hand, playable=hand[:3], chips=("white", "black", "token"))
+    assert len(first) < 60_000
+    assert hand_picture(list(hand), playable=list(hand[:3]),
+                        chips=("white", "black", "token")) is first
+    assert load(first).width <= 8 * (CARD_W + 8 + GAP)  # wraps after eight cards
+
+
+def test_emoji_faces_are_128_pixels_square() -> None:
+    for token in ("1", "L", "2/3*"):
+        image = load(emoji_picture(Card.parse(token)))
+        assert image.size == (128, 128)
+    assert load(emoji_picture(Card.parse("4"), die=True)).size == (128, 128)
+
+
+def test_the_chart_draws_each_seat_in_its_colour_and_refuses_ragged_totals() -> None:
+    totals = [[5, 12, 20], [3, 9, 15], [10, 11, 25]]
+    image = load(totals_chart(totals, target=40, winners=[1]))
+    assert image.size == (512, 288)
+    colours = Counter(p[:3] for p in image.getdata())
+    for seat in range(3):
+        rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
+        assert colours[rgb] > 40, seat
+    assert colours[tuple(int(SEAT_RGB[3][i:i + 2], 16) for i in (1, 3, 5))] == 0
+    with pytest.raises(ValueError, match="every round"):
+        totals_chart([[1, 2], [3]])
