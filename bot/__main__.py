@@ -1,4 +1,10 @@
-"""``python -m bot``: read the settings, set up logging, run the bot until stopped."""
+"""``python -m bot``: read the settings, set up logging, run the bot until stopped.
+
+``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``). Without a token
+the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
+run by a person at a terminal starts the sandbox then, so that a service whose ``.env`` lost
+its token never turns into a silent local sandbox.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +42,23 @@ async def run(settings: Settings, token: str) -> None:
         await bot.start(token)
 
 
-def main() -> int:
+USAGE = "usage: python -m bot [sandbox [--port N] [--db FILE] | --sandbox-if-no-token]\n"
+OR_SANDBOX = "--sandbox-if-no-token"
+
+
+def at_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["sandbox"]:
+        from bot.sandbox import main as sandbox
+
+        return sandbox(args[1:])
+    if args not in ([], [OR_SANDBOX]):
+        sys.stderr.write(USAGE)
+        return 2
     try:
         settings = Settings()
     except ValidationError as exc:
@@ -50,6 +72,10 @@ def main() -> int:
     )
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     token = settings.token
+    if token is None and args == [OR_SANDBOX] and at_a_terminal():
+        from bot.sandbox import main as sandbox
+
+        return sandbox([], intro="No DISCORD_TOKEN, so here is the local sandbox. ")
     if token is None:
         sys.stderr.write(NO_TOKEN + "\n")
         return 2

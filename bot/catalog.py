@@ -1,6 +1,7 @@
 """``python -m bot.catalog``: extract every user-facing string, update every catalog.
 
-1. Messages: ``tr(...)``, ``tr.plural(...)`` and ``N_(...)`` calls in ``bot/`` and ``cogs/``.
+1. Messages: ``tr(...)``, ``tr.plural(...)`` and ``N_(...)`` calls in ``bot/`` and ``cogs/``,
+   and the rules text the engine shares with the terminal game (``game/rules/text.py``).
 2. Slash commands: names, descriptions, options and choices, read from the command tree
    with every cog loaded (msgctxt ``command name`` / ``command description`` /
    ``command choice``).
@@ -20,6 +21,7 @@ import asyncio
 import logging
 import re
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -31,9 +33,10 @@ from bot.i18n import COMMAND_NAME, DEFAULT, DOMAIN, LANGUAGES, LOCALES
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("bot", "cogs")
 KEYWORDS = {"tr": None, "N_": None, "plural": (1, 2)}
 METHOD_MAP = [("**.py", "python")]
+SOURCES = {"bot": METHOD_MAP, "cogs": METHOD_MAP, "game": [("rules/text.py", "python")]}
+STABLE_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # no date churn: merges of catalogs stay clean
 TITLES = "rule set title"  # a comment, not a context: titles are plain msgids
 
 
@@ -66,10 +69,11 @@ def title_entries() -> list[tuple[str, str]]:
 
 def extract() -> Catalog:
     """A catalog of every msgid the bot can show."""
-    catalog = Catalog(locale=DEFAULT, domain=DOMAIN, project="lama", fuzzy=False)
-    for source in SOURCES:
+    catalog = Catalog(locale=DEFAULT, domain=DOMAIN, project="lama", fuzzy=False,
+                      creation_date=STABLE_DATE)
+    for source, method_map in SOURCES.items():
         for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / source, METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
+            ROOT / source, method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
             strip_comment_tags=True,
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)],
@@ -109,9 +113,11 @@ FRENCH_SPACE = "\u202f"
 
 
 def typeset(language: str, text: str) -> str:
-    """``text`` with its language's spacing around punctuation (French only, idempotent)."""
+    """``text`` with its language's typography (French only, idempotent): narrow no-break
+    spaces around punctuation, typographic apostrophes."""
     if language != "fr":
         return text
+    text = re.sub(r"(?<=\w)'(?=\w)", "’", text)  # the catalog's apostrophe: l’option
     text = re.sub(r"[ \u00a0]([:;!?»])", FRENCH_SPACE + r"\1", text)
     return re.sub(r"«[ \u00a0]", "«" + FRENCH_SPACE, text)
 

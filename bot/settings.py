@@ -42,7 +42,7 @@ class Settings(BaseSettings):
 
 
 def point_at(url: str) -> None:
-    """Send REST and gateway traffic to a Discord-compatible server (DISCORD-WIRE.md)."""
+    """Send REST and gateway traffic to a Discord-compatible server."""
     base = yarl.URL(url.rstrip("/"))
     discord.http.Route.BASE = str(base / "api" / "v10")
     scheme = "wss" if base.scheme == "https" else "ws"

@@ -97,6 +97,8 @@ class FakeDiscord:
         self.emojis: dict[int, dict[str, Any]] = {}
         self.faults: list[Fault] = []
         self.entries: list[dict[str, Any]] = []
+        self.keep_files = False  # True: uploaded files' bytes are kept in .files (the sandbox)
+        self.files: dict[int, bytes] = {}
         self.gateway = Gateway(self)
         self.driver = Driver(self)
         self.port = 0

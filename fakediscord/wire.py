@@ -40,10 +40,13 @@ async def read_body(request: web.Request, fake: FakeDiscord) -> Any:
                 payload = json.loads(await part.text())  # type: ignore[union-attr]
             else:
                 data = await part.read()  # type: ignore[union-attr]
-                files.append({"filename": part.filename or "file", "size": len(data)})  # type: ignore[union-attr]
+                files.append({"filename": part.filename or "file", "size": len(data),  # type: ignore[union-attr]
+                              "data": bytes(data)})
         attachments = []
         for i, f in enumerate(files):
             aid = fake.snowflakes.next()
+            if fake.keep_files:
+                fake.files[aid] = f["data"]
             url = f"https://cdn.fake.invalid/attachments/{aid}/{f['filename']}"
             attachments.append(
                 {

@@ -7,7 +7,7 @@ Public API::
     seat = g.to_act
     g.apply(seat, g.legal_actions()[0])
     view = player_view(g, seat)         # what that seat may see
-    record = to_dict(g)                 # replayable record (RECORD.md)
+    record = to_dict(g)                 # replayable record (docs/record.md)
 """
 
 from __future__ import annotations

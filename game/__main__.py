@@ -1,4 +1,8 @@
-"""``python -m game replay | simulate | play`` (RECORD.md, issue 2)."""
+"""Replay a game record, simulate games between AIs, or play one in the terminal.
+
+The rules are in docs/rules.md; the record format and the replay exit codes in
+docs/record.md.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_arguments(
         commands.add_parser("simulate", help="play AI-only games and print statistics")
     )
-    play.add_arguments(commands.add_parser("play", help="play a game in the terminal vs AIs"))
+    play.add_arguments(commands.add_parser(
+        "play", help="play a game in the terminal vs AIs",
+        description="Play one game against AIs, at seat 1. During the game type help for the "
+        "commands and rules for the rules; Ctrl-C or Ctrl-D leaves.",
+    ))
 
     args = parser.parse_args(argv)
     if args.command == "replay":
@@ -34,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_replay(path: str) -> int:
-    """RECORD.md's replay contract: print one summary, exit 0, 2 or 3."""
+    """The replay contract of docs/record.md: print one summary, exit 0, 2 or 3."""
     try:
         if path == "-":
             text = sys.stdin.buffer.read().decode("utf-8")

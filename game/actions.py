@@ -16,7 +16,7 @@ from game.errors import MalformedRecord
 
 
 class ActionType(Enum):
-    """The action types of RECORD.md."""
+    """The action types of docs/record.md."""
 
     PLAY = "play"
     DRAW = "draw"

@@ -1,4 +1,4 @@
-"""Card and tile tokens, their values and the play order (RULES.md, notation).
+"""Card and tile tokens, their values and the play order (docs/rules.md, notation).
 
 Every token maps to one shared :class:`Card` instance, so cards compare by
 identity and hash cheaply; ``Card.parse`` is the only way to obtain one.
@@ -24,7 +24,7 @@ _SYMBOL_RANK = {Symbol.PLAIN: 0, Symbol.STAR: 1, Symbol.DRAW: 2}
 
 
 def next_value(value: int) -> int:
-    """RULES.md: the next value of 6 is L, of L is 1."""
+    """docs/rules.md: the next value of 6 is L, of L is 1."""
     return 1 if value == LLAMA else value + 1
 
 
@@ -90,7 +90,7 @@ def _build() -> dict[str, Card]:
         for symbol in (Symbol.STAR, Symbol.DRAW):
             token = f"{value}{symbol.value}"
             cards[token] = Card(token, (value,), symbol)
-    # RULES.md §2: the doubles are 2/3, 2/3* and 4/5, 4/5+ (no 2/3+ or 4/5* exists).
+    # docs/rules.md §2: the doubles are 2/3, 2/3* and 4/5, 4/5+ (no 2/3+ or 4/5* exists).
     for low, symbol in ((2, Symbol.PLAIN), (2, Symbol.STAR), (4, Symbol.PLAIN), (4, Symbol.DRAW)):
         token = f"{low}/{low + 1}{symbol.value}"
         cards[token] = Card(token, (low, low + 1), symbol)
@@ -108,7 +108,7 @@ PLAIN_VALUES: tuple[Card, ...] = tuple(_BY_TOKEN[value_token(v)] for v in range(
 
 
 def sort_cards(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
-    """RECORD.md fine point 9: by value, then plain < ``*`` < ``+``."""
+    """docs/record.md fine point 9: by value, then plain < ``*`` < ``+``."""
     return sorted(cards, key=_sort_key)
 
 
@@ -122,7 +122,7 @@ def tokens(cards: list[Card] | tuple[Card, ...]) -> list[str]:
 
 
 def hand_points(cards: list[Card] | tuple[Card, ...]) -> tuple[int, bool]:
-    """RULES.md §1 scoring: distinct numbers once each, and whether any llama is held.
+    """docs/rules.md §1 scoring: distinct numbers once each, and whether any llama is held.
 
     Returns ``(number_points, has_llama)``; the llamas are worth 10 together.
     """

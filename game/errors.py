@@ -1,7 +1,7 @@
 """One hierarchy for every refusal the engine or a record can produce.
 
 All are ``ValueError`` subclasses; each carries the machine-readable ``code``
-used by game records (RECORD.md) and a message naming the action and the
+used by game records (docs/record.md) and a message naming the action and the
 situation.
 """
 

@@ -1,7 +1,7 @@
 """A game in progress: the one object the bot, the AIs and replay drive.
 
 ``Game`` owns the full :class:`~game.state.State`, checks every action
-(game over, missing chance, turn, legality, in RECORD.md's order), asks the
+(game over, missing chance, turn, legality, in docs/record.md's order), asks the
 rule set to carry it out, scores rounds, and deals the next round from the
 recorded chance or from the seed.
 """
@@ -161,7 +161,7 @@ class Game:
         return events
 
     def _clear_table(self) -> None:
-        """RECORD.md fine point 8: between rounds, hands and the table are empty."""
+        """docs/record.md fine point 8: between rounds, hands and the table are empty."""
         state = self.state
         for seat in range(state.players):
             state.hands[seat] = []

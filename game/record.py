@@ -1,8 +1,8 @@
-"""The game-record format of RECORD.md: load (validated), write, replay.
+"""The game-record format of docs/record.md: load (validated), write, replay.
 
 A record fixes a whole game: rule set, players, every chance outcome and
 every action. Loading checks everything that can be checked without playing
-(RECORD.md fine point 2) and raises :class:`MalformedRecord` naming the
+(docs/record.md fine point 2) and raises :class:`MalformedRecord` naming the
 place; :func:`replay` then plays the actions and never draws randomness.
 """
 
@@ -57,13 +57,13 @@ class ReplayResult:
 
     @property
     def exit_code(self) -> int:
-        """RECORD.md: 0 all applied, 3 an action refused, 2 missing chance."""
+        """docs/record.md: 0 all applied, 3 an action refused, 2 missing chance."""
         if self.error is None:
             return 0
         return 2 if isinstance(self.error, MissingChance) else 3
 
     def summary(self) -> dict[str, Any]:
-        """The summary RECORD.md prints (exit 2 prints only the error)."""
+        """The summary docs/record.md prints (exit 2 prints only the error)."""
         if isinstance(self.error, MissingChance):
             return error_document(self.error)
         result = summary(self.game)
@@ -77,7 +77,7 @@ class ReplayResult:
 
 
 def error_document(error: RulesError) -> dict[str, Any]:
-    """RECORD.md fine point 1: exit 2 prints exactly this."""
+    """docs/record.md fine point 1: exit 2 prints exactly this."""
     return {"error": {"index": None, "code": error.code, "message": str(error)}}
 
 
@@ -105,7 +105,7 @@ def loads(text: str) -> Record:
 
 
 def from_dict(data: object) -> Record:
-    """Validate a decoded record (RECORD.md, Format and fine points 2–6)."""
+    """Validate a decoded record (docs/record.md, Format and fine points 2–6)."""
     if not isinstance(data, dict):
         raise MalformedRecord("a record is a JSON object")
     if data.get("format") != FORMAT:

@@ -14,7 +14,7 @@ from game.cards import Card
 
 
 class Phase(Enum):
-    """What the game waits for (RECORD.md ``phase``)."""
+    """What the game waits for (docs/record.md ``phase``)."""
 
     PLAY = "play"  # an ordinary action from the player to act
     DRAWN = "drawn"  # tutorial: play the drawn card or pass
@@ -84,7 +84,7 @@ class State:
         )
 
     def score(self, seat: int) -> int:
-        """RULES.md: white + 10 × black (tutorial: the running total)."""
+        """docs/rules.md: white + 10 × black (tutorial: the running total)."""
         return self.white[seat] + 10 * self.black[seat] + self.totals[seat]
 
     def clone(self) -> State:

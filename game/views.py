@@ -2,7 +2,7 @@
 
 :func:`player_view` is what one seat (or a spectator, seat ``None``) may
 know: their own hand, everyone's public facts, and their legal actions when
-it is their turn. :func:`summary` is the referee view of RECORD.md, with all
+it is their turn. :func:`summary` is the referee view of docs/record.md, with all
 hands, for records, replay and tests. Nothing else outside ``game/`` reads
 the state.
 """
@@ -69,7 +69,7 @@ class PlayerView:
 
 
 def player_view(game: Game, me: int | None) -> PlayerView:
-    """RULES/ARCHITECTURE: the only way a hand leaves the engine, to its owner."""
+    """The only way a hand leaves the engine: to its owner, in their own view."""
     state = game.state
     rules = game.rules
     public_tiles = rules.uses_row  # dice tiles are dealt face up
@@ -114,7 +114,7 @@ def player_view(game: Game, me: int | None) -> PlayerView:
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """RECORD.md's summary: the referee's view, every hand included."""
+    """docs/record.md's summary: the referee's view, every hand included."""
     state = game.state
     rules = game.rules
     names = game.players

@@ -27,7 +27,7 @@ from game.views import PlayerView
 
 
 def hand_cost(cards: list[Card] | tuple[Card, ...]) -> int:
-    """RULES.md §1 scoring of a hand: distinct numbers once, llamas together 10."""
+    """docs/rules.md §1 scoring of a hand: distinct numbers once, llamas together 10."""
     numbers, llama = hand_points(cards)
     return numbers + 10 * llama
 

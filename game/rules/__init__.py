@@ -3,7 +3,7 @@
 A rule set is one module under ``game/rules/`` that registers a
 :class:`RuleSet` subclass instance; nothing outside this package branches on
 a variant's name. The base class holds the mechanics every rule set shares
-(seats, turn order, chips, round scoring), each citing RULES.md.
+(seats, turn order, chips, round scoring), each citing docs/rules.md.
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ from game.events import Event, EventKind
 from game.state import Phase, RoundChance, State
 
 HAND_SIZE = 6
+WHITE_POINTS = 1
+BLACK_POINTS = 10
+"""A black chip is worth ten white ones; ten whites are exchanged for one black."""
+LLAMA_POINTS = BLACK_POINTS
+"""Any llamas left in hand score this once (one black chip), however many there are."""
 
 
 class RuleSet:
@@ -46,7 +51,7 @@ class RuleSet:
         return cached
 
     def validate_options(self, options: Mapping[str, object] | None) -> dict[str, int]:
-        """RECORD.md fine point 5: known keys only, integers ≥ 1."""
+        """docs/record.md fine point 5: known keys only, integers ≥ 1."""
         result = dict(self.option_defaults)
         for key, value in (options or {}).items():
             if key not in self.option_defaults:
@@ -61,11 +66,11 @@ class RuleSet:
         """Anything a game starts with before round 1."""
 
     def first_player(self, state: State) -> int:
-        """RULES.md §1: round 1 the first seat, later whoever ended the last round."""
+        """docs/rules.md §1: round 1 the first seat, later whoever ended the last round."""
         return 0 if state.ender is None else state.ender
 
     def start_round(self, state: State, chance: RoundChance) -> list[Event]:
-        """RECORD.md: deal one at a time from the first player, then turn up a card."""
+        """docs/record.md: deal one at a time from the first player, then turn up a card."""
         first = self.first_player(state)
         n = state.players
         deck = chance.deck
@@ -110,20 +115,20 @@ class RuleSet:
         return "the rules do not allow it now"
 
     def score_round(self, state: State) -> list[Event]:
-        """RULES.md §1 scoring, with chips; returns the events it causes."""
+        """docs/rules.md §1 scoring, with chips; returns the events it causes."""
         events: list[Event] = []
         points = [0] * state.players
         for seat in range(state.players):
             if state.emptied and seat == state.ender:
                 colour = return_chip(state, seat)
-                points[seat] = -{"black": 10, "white": 1, None: 0}[colour]
+                points[seat] = -{"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}[colour]
                 events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
             else:
                 numbers, llama = hand_points(state.hands[seat])
                 gain_white(state, seat, numbers)
                 if llama:
                     state.black[seat] += 1
-                points[seat] = numbers + 10 * llama
+                points[seat] = numbers + LLAMA_POINTS * llama
         self.score_extras(state, points, events)
         for seat in range(state.players):
             state.round_points[seat].append(points[seat])
@@ -134,7 +139,7 @@ class RuleSet:
         """Rule-set additions to a round's scoring (the Kadabra token)."""
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
-        """RULES.md §1 game end: someone reached the target."""
+        """docs/rules.md §1 game end: someone reached the target."""
         target = options["target"]
         return any(state.score(s) >= target for s in range(state.players))
 
@@ -153,7 +158,7 @@ class RuleSet:
 
 
 def next_active(state: State, seat: int) -> int | None:
-    """RULES.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
+    """docs/rules.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
     n = state.players
     quit_ = state.quit
     for step in range(1, n + 1):
@@ -170,7 +175,7 @@ def others_in(state: State, seat: int) -> bool:
 
 
 def end_round(state: State, ender: int, emptied: bool = False) -> None:
-    """RULES.md §5.3: the round is over; ``ender`` starts the next one."""
+    """docs/rules.md §5.3: the round is over; ``ender`` starts the next one."""
     state.round_over = True
     state.ender = ender
     state.emptied = emptied
@@ -178,10 +183,10 @@ def end_round(state: State, ender: int, emptied: bool = False) -> None:
 
 
 def gain_white(state: State, seat: int, amount: int) -> None:
-    """RULES.md §5.5: pay white chips, then exchange 10 white for 1 black."""
+    """docs/rules.md §5.5: pay white chips, then exchange 10 white for 1 black."""
     total = state.white[seat] + amount
-    state.black[seat] += total // 10
-    state.white[seat] = total % 10
+    state.black[seat] += total // BLACK_POINTS
+    state.white[seat] = total % BLACK_POINTS
 
 
 def return_chip(state: State, seat: int) -> str | None:
@@ -196,7 +201,7 @@ def return_chip(state: State, seat: int) -> str | None:
 
 
 def quit_round(state: State, seat: int) -> list[Event]:
-    """RULES.md §1 quit: no more turns this round; the last to quit ends it."""
+    """docs/rules.md §1 quit: no more turns this round; the last to quit ends it."""
     state.quit[seat] = True
     following = next_active(state, seat)
     if following is None:

@@ -1,4 +1,4 @@
-"""RULES.md §1: L.L.A.M.A., the shedding game as published."""
+"""docs/rules.md §1: L.L.A.M.A., the shedding game as published."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3: L.A.M.A. Dice: roll three dice, discard matching tiles."""
+"""docs/rules.md §3: L.A.M.A. Dice: roll three dice, discard matching tiles."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ DICE: tuple[tuple[Card, ...], ...] = (
     _faces("1 2 5 6 L L"),
     _faces("1 2 3 4 L L"),
 )
-"""RULES.md §3 [resolution, assumed face layout]: dice A, B and C."""
+"""docs/rules.md §3 (our choice of faces): dice A, B and C."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
 

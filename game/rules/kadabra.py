@@ -1,4 +1,4 @@
-"""RULES.md §2: L.A.M.A. Kadabra: doubles, gifts, the magic token and stage."""
+"""docs/rules.md §2: L.A.M.A. Kadabra: doubles, gifts, the magic token and stage."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from game.actions import SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind
-from game.rules import gain_white, next_active, register
+from game.rules import BLACK_POINTS, gain_white, next_active, register
 from game.rules.shedding import Shedding
 from game.state import State
 
@@ -20,14 +20,16 @@ DECK_COUNTS: dict[str, int] = {
     "4/5+": 1,
     "L": 12,
 }
-"""RULES.md §2 deck table: the one place a host swaps the Kadabra split."""
+"""docs/rules.md §2 deck table: the one place a host swaps the Kadabra split."""
 
 STARTING_WHITE = 3
 SHOW_THRESHOLD = 5
+TOKEN_POINTS = BLACK_POINTS
+"""The magic token's holder at the end of a round takes one black chip."""
 
 
 def show_on(state: State) -> bool:
-    """RULES.md §2: the magic show is on while the stage holds 5 or more chips."""
+    """docs/rules.md §2: the magic show is on while the stage holds 5 or more chips."""
     return state.stage_white + state.stage_black >= SHOW_THRESHOLD
 
 
@@ -55,7 +57,7 @@ class Kadabra(Shedding):
         return tuple(Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count))
 
     def setup_game(self, state: State, options: Mapping[str, int]) -> None:
-        """RULES.md §2 game set-up: 3 white chips each; token in the supply."""
+        """docs/rules.md §2 game set-up: 3 white chips each; token in the supply."""
         state.white = [STARTING_WHITE] * state.players
 
     # ---- legal actions -------------------------------------------------
@@ -152,7 +154,7 @@ class Kadabra(Shedding):
         holder = state.token
         if holder is not None:
             state.black[holder] += 1
-            points[holder] += 10
+            points[holder] += TOKEN_POINTS
             state.token = None
 
     # ---- explanations ----------------------------------------------------

@@ -1,6 +1,6 @@
 """What the shedding games share: play a card on the pile, draw, quit.
 
-:class:`Shedding` is L.L.A.M.A. (RULES.md §1); Kadabra extends it through the
+:class:`Shedding` is L.L.A.M.A. (docs/rules.md §1); Kadabra extends it through the
 hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 """
 
@@ -14,7 +14,7 @@ from game.state import RoundChance, State
 
 
 def follows(top: Card, card: Card) -> bool:
-    """RULES.md §1/§2: some value of ``card`` equals, or is next to, some value of ``top``."""
+    """docs/rules.md §1/§2: some value of ``card`` equals, or is next to, some value of ``top``."""
     return any(v == t or v == next_value(t) for v in card.values for t in top.values)
 
 
@@ -27,7 +27,7 @@ PLAY_ACTIONS: dict[Card, Action] = {card: play(card) for card in ALL_CARDS}
 
 
 class Shedding(RuleSet):
-    """RULES.md §1: L.L.A.M.A."""
+    """docs/rules.md §1: L.L.A.M.A."""
 
     action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT})
 

@@ -1,4 +1,4 @@
-"""RULES.md §4: the house variant of the Persian seed (no chips, signed points)."""
+"""docs/rules.md §4: the house variant of the Persian seed (no chips, signed points)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from game.state import Phase, RoundChance, State
 
 LLAMA_PLAY_VALUE = 8
 LLAMA_PENALTY = 10
+STOP_BONUS = 1
+"""What stopping the round while a llama is on top scores instead of the hand."""
 
 
 def play_value(card: Card) -> int:
@@ -124,7 +126,7 @@ class Tutorial(RuleSet):
         """§4 scoring: minus the hand; the stopper on an L scores +1 instead."""
         points = [-sum(penalty(c) for c in state.hands[s]) for s in range(state.players)]
         if state.stopper is not None and state.stop_on_llama:
-            points[state.stopper] = 1
+            points[state.stopper] = STOP_BONUS
         for seat, value in enumerate(points):
             state.totals[seat] += value
             state.round_points[seat].append(value)

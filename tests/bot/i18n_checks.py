@@ -27,7 +27,9 @@ from game import find_rules, variant_names
 NNBSP = "\u202f"
 """The space French puts before ``: ; ! ?`` and inside « » (one kind, everywhere)."""
 LATIN_DIGIT = re.compile(r"[0-9]")
-FRENCH_MARKS = re.compile(r"(?P<before>.?)(?P<mark>[:;!?»])|«(?P<after>.?)", re.S)
+FRENCH_MARKS = re.compile(
+    r"(?P<before>.?)(?P<mark>[!?»]|[:;](?=\s|$))|«(?P<after>.?)", re.S)
+"""A colon glued to the next word (``nom:valeur``, ``https:``) is syntax, not punctuation."""
 
 
 def titles() -> frozenset[str]:

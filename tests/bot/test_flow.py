@@ -79,6 +79,7 @@ async def test_kadabra_gift_select(world: World) -> None:
 async def test_rules_and_stats(world: World) -> None:
     rules = await world.ben.slash(world.table, "lama rules", variant="dice")
     assert rules.ephemeral and "roll the 3 dice" in rules.message.text
+    assert "`docs/rules.md` in the lama project" in rules.message.text
     stats = await world.ben.slash(world.table, "lama stats", user=world.ana)
     assert stats.ephemeral and "ana" in stats.message.text
     assert "No finished games" in stats.message.text

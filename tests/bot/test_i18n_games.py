@@ -38,6 +38,8 @@ WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")
 WORD = re.compile(r"[^\W\d_]{2,}")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+CODE = re.compile(r"`[^`]*`")
+"""Inline code (a file path such as `docs/rules.md`) is no word of any language."""
 TEXT_KEYS = ("content", "title", "description", "text", "label", "placeholder")
 SHORT = {"classic": {"target": 12}, "kadabra": {"target": 12}, "dice": {"target": 12},
          "tutorial": {"rounds": 1}}
@@ -126,7 +128,7 @@ def foreign_words(texts: list[str], language: str, names: set[str]) -> dict[str,
     known = vocabulary(language) | {n.lower() for n in names}
     found: dict[str, str] = {}
     for text in texts:
-        for word in WORD.findall(text):
+        for word in WORD.findall(CODE.sub(" ", text)):
             if word.lower() not in known:
                 found.setdefault(word, text)
     return found

@@ -48,6 +48,7 @@ def test_the_detectors() -> None:
     assert french_spacing(f"Main{NNBSP}: «{NNBSP}oui{NNBSP}»{NNBSP}?!") == []
     assert french_spacing("Main : x") and french_spacing("Main: x") and french_spacing("« a »")
     assert french_spacing("<t:1700000000:R>") == [], "markup is not prose"
+    assert french_spacing("sous la forme nom:valeur") == [], "option syntax is not prose"
 
 
 def test_the_fragment_watch_catches_a_translation_put_into_a_sentence(
@@ -93,3 +94,4 @@ def test_the_catalog_tool_typesets_french() -> None:
         f"Main{NNBSP}: «{NNBSP}a{NNBSP}»{NNBSP}; b{NNBSP}! c{NNBSP}?")
     assert typeset("fr", typeset("fr", "a : b")) == f"a{NNBSP}: b"
     assert typeset("de", "a : b") == "a : b"
+    assert typeset("fr", "l'option {name}") == "l’option {name}"

@@ -70,7 +70,7 @@ def test_action_fields() -> None:
 
 
 def test_discard_is_a_multiset() -> None:
-    """RECORD.md fine point 6: the order of tiles does not matter."""
+    """docs/record.md fine point 6: the order of tiles does not matter."""
     assert Action.parse("discard L 3 3") == Action.parse("discard 3 L 3")
     assert str(Action.parse("discard L 3 3")) == "discard 3 3 L"
     assert discard([Card.parse("L"), Card.parse("3")]).tiles == (Card.parse("3"), Card.parse("L"))

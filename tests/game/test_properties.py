@@ -1,4 +1,4 @@
-"""Properties of whole random games, for every rule set (RULES.md invariants).
+"""Properties of whole random games, for every rule set (docs/rules.md invariants).
 
 Each example plays one seeded game to its end with a seeded chooser, checking after every
 action that cards and chips are conserved and that the player to act can act, and on a

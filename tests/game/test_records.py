@@ -1,8 +1,8 @@
-"""Golden records: hand-computed summaries of RECORD.md records, checked in and out of process.
+"""Golden records: hand-computed summaries of docs/record.md records, checked in and out of process.
 
-Each ``records/<variant>/<name>.json`` holds ``record`` (a RECORD.md record, or a string for a
+Each ``records/<variant>/<name>.json`` holds ``record`` (a docs/record.md record, or a string for a
 text that is not JSON), the expected ``exit`` code, the ``why`` (the rule it checks) and the
-``expected`` summary, worked out by hand from RULES.md. An expected ``error.message`` is a
+``expected`` summary, worked out by hand from docs/rules.md. An expected ``error.message`` is a
 fragment the real message must contain (case-insensitive): the message's wording is the
 engine's, but it must name the action or the place at fault.
 """
@@ -82,7 +82,7 @@ def test_record_in_process(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _cli_sample(), ids=_ident)
 def test_record_through_the_cli(path: Path) -> None:
-    """RECORD.md replay: stdout is exactly one JSON object; the exit code tells the outcome."""
+    """docs/record.md replay: stdout is exactly one JSON object; the exit code tells the outcome."""
     doc = _load(path)
     done = subprocess.run(
         [sys.executable, "-m", "game", "replay", "-"],

@@ -158,10 +158,10 @@ def test_play_reaches_the_end_on_piped_choices(variant: str, option: str) -> Non
         stdin="1\n" * 2000,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
-    assert "Game over. Final scores:" in done.stdout
+    assert "Game over. Final standings:" in done.stdout
     assert "Winners: " in done.stdout
     assert "Your hand:" in done.stdout
-    assert "Round over." in done.stdout
+    assert "Round 1 over:" in done.stdout
     assert "\033[" not in done.stdout  # a pipe gets no colour
 
 
@@ -169,7 +169,7 @@ def test_play_takes_action_text_and_explains_bad_input() -> None:
     done = run_game("play", "--variant", "classic", "--seed", "7", stdin="banana\n99\nquit\n")
     assert done.stdout.count("Not a choice: 'banana'") == 1
     assert "Not a choice: '99'" in done.stdout
-    assert "you quits the round" in done.stdout
+    assert "You quit the round" in done.stdout
 
 
 def test_play_end_of_input_exits_cleanly() -> None:
@@ -177,6 +177,12 @@ def test_play_end_of_input_exits_cleanly() -> None:
     assert done.returncode == 1
     assert "End of input" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_play_refuses_a_name_taken_by_an_ai() -> None:
+    done = run_game("play", "--variant", "dice", "--players", "3", "--name", "heuristic-3")
+    assert done.returncode == 2
+    assert "--name must be set and differ from heuristic-2, heuristic-3" in done.stderr
 
 
 def test_play_refuses_an_unknown_variant() -> None:
