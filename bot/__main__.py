@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import discord
@@ -38,6 +39,14 @@ def _not_about_voice(record: logging.LogRecord) -> bool:
 
 async def run(settings: Settings, token: str) -> None:
     bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Future[None]] = []
+
+    def stop() -> None:  # SIGTERM (systemd, containers): stop cleanly, as Ctrl-C does
+        log.info("SIGTERM: stopping")
+        stopping.append(asyncio.ensure_future(bot.close()))
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
     async with bot:
         await bot.start(token)
 

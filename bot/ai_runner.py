@@ -56,10 +56,13 @@ class AiRunner:
         self.sessions = sessions
         self.delay = delay
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.closing = False
 
     def wake(self, session: Session) -> None:
         """Start the session's AI loop if an AI is to act and no loop runs."""
         task = self._tasks.get(session.channel_id)
+        if self.closing:
+            return
         if (task is None or task.done()) and session.ai_to_act() is not None:
             self._tasks[session.channel_id] = asyncio.create_task(
                 self._run(session), name=f"lama-ai-{session.channel_id}"
@@ -71,17 +74,17 @@ class AiRunner:
             task.cancel()
 
     async def close(self) -> None:
+        """Stop: each loop ends after the step it is taking (a step is never cut in half)."""
+        self.closing = True
         tasks = list(self._tasks.values())
         self._tasks.clear()
-        for task in tasks:
-            task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, session: Session) -> None:
         try:
-            while session.ai_to_act() is not None:
+            while session.ai_to_act() is not None and not self.closing:
                 await asyncio.sleep(self.delay)
-                if not await session.ai_step():
+                if self.closing or not await session.ai_step():
                     break
                 await self.sessions.publish(session)
         except asyncio.CancelledError:

@@ -104,7 +104,8 @@ def write(catalog: Catalog, language: str = DEFAULT) -> Path:
     path = path_of(language)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
-        write_po(handle, catalog, width=100, omit_header=False, sort_output=True)
+        write_po(handle, catalog, width=100, omit_header=False, sort_output=True,
+                 include_lineno=False)  # file names only: line moves do not churn catalogs
     return path
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -63,6 +62,7 @@ class LamaBot(commands.AutoShardedBot):
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import EXTENSIONS
@@ -82,14 +82,9 @@ class LamaBot(commands.AutoShardedBot):
 
     async def resume_sessions(self) -> None:
         """Serve every stored lobby and game again (before any click can arrive), then
-        refresh their messages and let their AIs play on in the background."""
-        from cogs.resume import refresh
-
+        deliver what is owed, refresh their messages and let their AIs play on."""
         restored = await restore_sessions(self.sessions)
-        if restored:
-            self.resuming = asyncio.create_task(
-                resume(self.sessions, restored, lambda s: refresh(self, s)), name="lama-resume"
-            )
+        self.resuming = asyncio.create_task(resume(self.sessions, restored), name="lama-resume")
 
     async def sync_commands(self) -> bool:
         """Sync the command tree only when its definition changed since the last sync."""
@@ -112,13 +107,50 @@ class LamaBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        if self.resuming is not None:
-            self.resuming.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.resuming
+        """Stop cleanly (SIGTERM, Ctrl-C, tests): see :meth:`_shutdown`; safe to call twice."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._shutdown())
+        await asyncio.shield(self._stopping)
+
+    async def _shutdown(self) -> None:
+        """AIs and timers stop after their step; answers under way finish; what is owed is
+        delivered (each step bounded by ``SHUTDOWN_WAIT``; the rest waits in the store for
+        the next start); running games are folded into snapshots; then the store closes."""
+        log.info("stopping: finishing answers and owed messages")
         await self.sessions.close()
+        await _bounded(_interaction_tasks(), "answers under way")
+        if self.resuming is not None:
+            await _bounded([self.resuming], "the start-up delivery")
+        if self.http.token is not None and not self.is_closed():
+            await _bounded([asyncio.ensure_future(self.sessions.outbox.deliver_all())],
+                           "owed messages")
+        try:
+            await self.sessions.checkpoint()
+            await self.sessions.outbox.close()
+        except Exception:
+            log.exception("could not save the last delivery marks; they are redelivered")
         await super().close()
         await self.store.close()
+
+
+SHUTDOWN_WAIT = 10.0  # seconds per shutdown step
+
+
+def _interaction_tasks() -> list[asyncio.Task[object]]:
+    """discord.py's tasks answering interactions (slash commands, components)."""
+    current = asyncio.current_task()
+    return [t for t in asyncio.all_tasks() if t is not current and not t.done() and (
+        t.get_name().startswith(("CommandTree-invoker", "discord-ui-dynamic-item",
+                                 "discord-ui-view-dispatch")))]
+
+
+async def _bounded(tasks: list[asyncio.Task[object]] | list[asyncio.Future[None]],
+                   what: str) -> None:
+    if not tasks:
+        return
+    _, pending = await asyncio.wait(tasks, timeout=SHUTDOWN_WAIT)
+    if pending:
+        log.warning("stopping without waiting longer for %s", what)
 
 
 def create_bot(

@@ -43,3 +43,9 @@ class CannotPost(BotError):
         "I cannot post in this channel: a server admin needs to give me the View Channel, "
         "Send Messages and Embed Links permissions here."
     )
+
+
+class SaveFailed(BotError):
+    """The store refused a change; it was undone in memory too, so this is the truth."""
+
+    message = N_("The bot could not save that, so nothing was changed. Try again in a moment.")

@@ -10,23 +10,18 @@ and lets the AIs whose turn it is play on.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 
 from bot.sessions import Session, Sessions, Status
 from game import Event, Game, from_dict, to_dict, visible_to
 
 log = logging.getLogger(__name__)
 
-Refresher = Callable[[Session], Awaitable[None]]
-
-PARALLEL_REFRESHES = 8
-
 
 async def restore_sessions(sessions: Sessions) -> list[Session]:
     """Rebuild every stored session (every guild) and serve it; a broken one is logged, kept."""
     restored: list[Session] = []
+    await sessions.outbox.load()
     for data in await sessions.store.running_sessions():
         where = f"guild {data.get('guild_id')} channel {data.get('channel_id')}"
         try:
@@ -40,6 +35,7 @@ async def restore_sessions(sessions: Sessions) -> list[Session]:
             continue
         # the table on screen already mentions whoever is to act: refresh it in place
         session.pinged = session.user_to_act()
+        session.note_public(public_history(session))
         sessions.adopt(session)
         restored.append(session)
     if restored:
@@ -47,21 +43,17 @@ async def restore_sessions(sessions: Sessions) -> list[Session]:
     return restored
 
 
-async def resume(sessions: Sessions, restored: list[Session], refresh: Refresher) -> None:
-    """Refresh each restored session's message, then wake its AIs (a few channels at a time)."""
-    gate = asyncio.Semaphore(PARALLEL_REFRESHES)
-
-    async def one(session: Session) -> None:
-        async with gate:
-            if sessions.get(session.channel_id) is not session:
-                return  # stopped or finished meanwhile
-            try:
-                await refresh(session)
-            except Exception:
-                log.exception("could not refresh channel %s after restart", session.channel_id)
+async def resume(sessions: Sessions, restored: list[Session]) -> None:
+    """Deliver what the store says is owed, and each restored session's message brought up
+    to date (edited, or posted again if it is gone); then wake the AIs."""
+    outbox = sessions.outbox
+    for session in restored:
+        outbox.attach(session)
+        outbox.refresh(session, "lobby" if session.status is Status.LOBBY else "table")
+    await outbox.deliver_all()
+    for session in restored:
+        if sessions.get(session.channel_id) is session:
             sessions.ai.wake(session)
-
-    await asyncio.gather(*(one(s) for s in restored))
 
 
 def public_history(session: Session) -> list[Event]:
@@ -75,19 +67,3 @@ def public_history(session: Session) -> list[Event]:
     for seat, action in record.actions:
         events.extend(game.apply(seat, action))
     return visible_to(events, None)
-
-
-async def remember_messages(session: Session) -> None:
-    """Save the session again after a new table or lobby message was posted.
-
-    Takes the session's lock, inside the publish lock: nothing may publish while holding
-    the session's lock.
-    """
-    async with session.lock:
-        if session.sessions.get(session.channel_id) is not session:
-            return
-        if session.status not in (Status.LOBBY, Status.PLAYING):
-            return
-        await session.sessions.store.save_session(
-            session.guild_id, session.channel_id, session.snapshot()
-        )

@@ -2,10 +2,12 @@
 
 Every change goes through a session method that takes the session's lock,
 checks who asks, changes the game through the engine, bumps ``version``
-(so buttons drawn for an older state are recognised) and saves the session
-to the store before returning. Changes queue their events in ``pending``;
-:meth:`Sessions.publish` hands them, in order, to the publisher (the table
-cog), which renders the public messages.
+(so buttons drawn for an older state are recognised) and commits it before
+returning: one transaction holds the change (a snapshot at lobby and game
+start and round boundaries, else one appended move row) and the messages it
+owes (bot/outbox.py). If the commit fails, the session is reloaded from the
+store, so memory never holds what the store does not. :meth:`Sessions.publish`
+then delivers what is owed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -24,14 +26,16 @@ from bot.clock import Clock, SystemClock
 from bot.errors import BotError, NoGame, NotAllowed, NotSeated, StaleButton
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_
+from bot.outbox import Outbox, Write
+from bot.persistence import Persistence
 from bot.store import SeatResult, Store
-from bot.timers import TimerState, Watchdog
-from game import Action, Event, Game, PlayerView, from_dict, player_view, rng, to_dict
+from bot.timers import TimerState, Watchdog, require_turn_timeout, server_turn_timeout
+from game import Action, Event, EventKind, Game, PlayerView, player_view, rng
 
 log = logging.getLogger(__name__)
 
 MAX_SEATS = 6
-SNAPSHOT_FORMAT = 1
+ROUND_EDGES = (EventKind.ROUND_OVER, EventKind.ROUND_STARTED, EventKind.GAME_OVER)
 
 
 class Status(Enum):
@@ -60,10 +64,11 @@ class Change:
 
     events: list[Event]
     before: PlayerView | None = None
+    note: tuple[str, dict[str, Any]] | None = None  # a public note it owes (kind, params)
 
 
 @dataclass
-class Session:
+class Session(Persistence):
     """A channel's lobby and game. Mutate only through the async methods."""
 
     sessions: Sessions
@@ -86,9 +91,9 @@ class Session:
     recent: list[Event] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)
     pinged: int | None = None  # the user the current table message mentions
+    answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
     timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ---- questions -------------------------------------------------------
     def seat_of(self, user_id: int) -> int | None:
@@ -132,14 +137,14 @@ class Session:
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             self.seats.append(Seat(user_id, self._free_name(name)))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def leave(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
             seat = self.require_seat(user_id)
             del self.seats[seat]
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def add_ai(
         self, name: str = "AI {n}", figures: Callable[[int], str] = str
@@ -154,7 +159,7 @@ class Session:
             while any(s.name == name.format(n=figures(number)) for s in self.seats):
                 number += 1
             self.seats.append(Seat(None, name.format(n=figures(number))))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def start(self, user_id: int) -> None:
         async with self.lock:
@@ -168,16 +173,13 @@ class Session:
             self.status = Status.PLAYING
             self.started_at = time.time()
             self.pending.append(Change(list(self.game.opening_events)))
-            await self._changed()
+            await self._changed(snapshot=True)
 
     async def cancel(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
-            self.status = Status.ABANDONED
-            self.version += 1
-            self.sessions.forget(self)
-            await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+            await self.end(None)
 
     # ---- play ------------------------------------------------------------
     async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
@@ -200,21 +202,14 @@ class Session:
             await self._apply(self.game, seat, action)
             return True
 
-    async def stop(self, user_id: int, moderator: bool) -> None:
-        """``/lama stop``: the host or a moderator ends the game; it counts for nobody."""
+    async def stop(self, user_id: int, moderator: bool, name: str = "") -> None:
+        """``/lama stop``: the host or a moderator ends the game; it counts for nobody.
+        Owes the table closed with a note naming ``name``."""
         async with self.lock:
             if user_id != self.host_id and not moderator:
                 raise NotAllowed(N_("Only the host or a moderator can stop the game."))
-            self.version += 1
-            self.sessions.forget(self)
-            if self.status is Status.PLAYING:
-                self.status = Status.ABANDONED
-                await self.sessions.store.finish_game(
-                    self.guild_id, self.channel_id, self._game_document(), None
-                )
-            else:
-                self.status = Status.ABANDONED
-                await self.sessions.store.drop_session(self.guild_id, self.channel_id)
+            self.pending.append(Change([], note=("stopped", {"name": name})))
+            await self.end(None)
 
     # ---- internals -------------------------------------------------------
     async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
@@ -223,14 +218,23 @@ class Session:
         self.pending.append(Change(events, before))
         if game.finished:
             self.status = Status.FINISHED
-            self.version += 1
-            self.sessions.forget(self)
-            await self.sessions.store.finish_game(
-                self.guild_id, self.channel_id, self._game_document(), self.results()
-            )
+            await self.end(self.results())
         else:
-            await self._changed()
+            edge = any(e.kind in ROUND_EDGES for e in events)  # a round ends: snapshot
+            await self._changed(move=(seat, str(action)), snapshot=edge)
         return events
+
+    async def end(self, results: list[SeatResult] | None, reason: str | None = None) -> None:
+        """The session ends (caller holds the lock): a finished game with ``results``, else
+        abandoned (a running game is recorded, a lobby just goes). Commits what it owes."""
+        playing = self.game is not None and self.status in (Status.PLAYING, Status.FINISHED)
+        if results is None:
+            self.status = Status.ABANDONED
+        self.version += 1
+        finish = ({"game": self._game_document(), "results": results, "reason": reason}
+                  if playing else None)
+        await self._commit(Write(self.guild_id, self.channel_id, finish=finish, end=True))
+        self.sessions.forget(self)
 
     def results(self) -> list[SeatResult]:
         view = self.view(None)
@@ -238,16 +242,6 @@ class Session:
             SeatResult(s.seat, self.seats[s.seat].user_id, s.name, s.score, s.seat in view.winners)
             for s in view.seats
         ]
-
-    async def store_now(self) -> None:
-        """Save the session as it is (a new lobby)."""
-        async with self.lock:
-            await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
-
-    async def _changed(self) -> None:
-        self.version += 1
-        self.sessions.timers.observe(self)  # new deadlines are saved with the change
-        await self.sessions.store.save_session(self.guild_id, self.channel_id, self.snapshot())
 
     def _require_lobby(self) -> None:
         if self.status is not Status.LOBBY:
@@ -270,72 +264,6 @@ class Session:
             i: make_player(f"{self.seed}:{i}") for i, s in enumerate(self.seats) if s.is_ai
         }
 
-    def _game_document(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "variant": self.variant,
-            "seed": self.seed,
-            "record": to_dict(self.game) if self.game is not None else None,
-            "seats": [{"user_id": s.user_id, "name": s.name} for s in self.seats],
-            "started_at": self.started_at,
-        }
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything needed to rebuild this session after a restart (see :meth:`restore`)."""
-        return {
-            "format": SNAPSHOT_FORMAT,
-            "guild_id": self.guild_id,
-            "channel_id": self.channel_id,
-            "status": self.status.value,
-            "host_id": self.host_id,
-            "options": self.options,
-            "locale": self.locale,
-            "version": self.version,
-            "lobby_message_id": self.lobby_message_id,
-            "table_message_id": self.table_message_id,
-            "away": [i for i, s in enumerate(self.seats) if s.away],
-            "timers": self.timers.to_dict(),
-            **self._game_document(),
-        }
-
-    @classmethod
-    def restore(cls, sessions: Sessions, data: dict[str, Any]) -> Session:
-        """Rebuild a session from :meth:`snapshot`: the game from (record, seed) by replay."""
-        session = cls(
-            sessions,
-            data["guild_id"],
-            data["channel_id"],
-            data["host_id"],
-            data["variant"],
-            dict(data["options"]),
-            locale=data.get("locale"),
-            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()))
-                   for i, s in enumerate(data["seats"])],
-            status=Status(data["status"]),
-            seed=data["seed"],
-            version=data["version"],
-            game_id=data["game_id"],
-            started_at=data["started_at"],
-            lobby_message_id=data.get("lobby_message_id"),
-            table_message_id=data.get("table_message_id"),
-            timers=TimerState.from_dict(data.get("timers")),
-        )
-        if data.get("record") is not None:
-            record = from_dict(data["record"])
-            game = Game(
-                record.variant, record.players, record.options,
-                seed=session.seed, chance=record.rounds,
-            )
-            for seat, action in record.actions:
-                game.apply(seat, action)
-            session.game = game
-            session._make_players()
-        return session
-
-
-Publisher = Callable[[Session, list[Change]], Awaitable[None]]
-
-
 class Sessions:
     """The sessions of every channel this process serves."""
 
@@ -349,7 +277,7 @@ class Sessions:
         self.ai = AiRunner(self, ai_delay)
         self.clock: Clock = clock or SystemClock()
         self.timers = Watchdog(self, self.clock)
-        self.publisher: Publisher | None = None
+        self.outbox = Outbox(store)
 
     def get(self, channel_id: int) -> Session | None:
         return self._by_channel.get(channel_id)
@@ -372,8 +300,16 @@ class Sessions:
         options: dict[str, int],
         locale: str | None,
         seats: list[Seat] | None = None,
+        turn_timeout: int | None = None,
+        answer: tuple[int, str] | None = None,
     ) -> Session:
-        """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch)."""
+        """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch).
+
+        Committed with the lobby message it owes: whoever answers (the interaction, or the
+        outbox after a late answer or a restart), the channel never holds an unseen lobby.
+        ``answer`` (the interaction's application id and token) is kept with the owed item,
+        so a restarted process finds an answer that was made before the crash.
+        """
         if channel_id in self._by_channel:
             raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
         seed = self.seed if self.seed is not None else rng.new_seed()
@@ -381,9 +317,17 @@ class Sessions:
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
         session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        session.answer = answer
+        if turn_timeout is None:
+            turn_timeout = await server_turn_timeout(self.store, guild_id)
+        session.timers.turn_timeout = require_turn_timeout(turn_timeout)
         self._by_channel[channel_id] = session
         self.timers.observe(session)  # the lobby's expiry
-        await session.store_now()
+        try:
+            await session.store_now()
+        except BaseException:
+            self.forget(session)
+            raise
         return session
 
     def adopt(self, session: Session) -> None:
@@ -398,14 +342,23 @@ class Sessions:
         self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session) -> None:
-        """Hand the session's queued events, oldest first, to the publisher; wake the AIs."""
-        async with session.publish_lock:
-            batches, session.pending = session.pending, []
-            if batches and self.publisher is not None:
-                await self.publisher(session, batches)
+        """Deliver what the channel is owed, oldest first; wake the AIs."""
+        await self.outbox.deliver(session.channel_id)
         self.ai.wake(session)
         self.timers.arm(session)
 
+    async def checkpoint(self) -> None:
+        """Shutdown: fold each running game's move rows into one snapshot."""
+        for session in list(self._by_channel.values()):
+            async with session.lock:
+                if self.get(session.channel_id) is session and session.status is Status.PLAYING:
+                    try:
+                        await session.save(snapshot=True, owe=False)
+                    except BotError:
+                        log.warning("could not checkpoint channel %s", session.channel_id)
+
     async def close(self) -> None:
+        """AIs and timers stop; the delivery marks not yet committed are (the store stays)."""
         await self.ai.close()
         await self.timers.close()
+        await self.outbox.close()

@@ -11,69 +11,20 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import aiosqlite
 
+from bot import faults
+from bot.outbox import STATE, Owed, Write
+from bot.results import SeatResult, Standing
+from bot.results import wilson_lower_bound as wilson_lower_bound  # re-exported
+from bot.schema import MIGRATIONS
+
 log = logging.getLogger(__name__)
 
-MIGRATIONS: tuple[str, ...] = (
-    # 1: the first schema
-    """
-    CREATE TABLE games (
-        guild_id INTEGER NOT NULL,
-        game_id TEXT NOT NULL,
-        channel_id INTEGER NOT NULL,
-        variant TEXT NOT NULL,
-        status TEXT NOT NULL,            -- finished | abandoned
-        seed TEXT NOT NULL,
-        record TEXT NOT NULL,            -- game.to_dict, replayable
-        seats TEXT NOT NULL,             -- [{user_id, name}], user_id null for an AI
-        started_at REAL NOT NULL,
-        ended_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, game_id)
-    );
-    CREATE TABLE results (
-        guild_id INTEGER NOT NULL,
-        game_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, game_id, seat)
-    );
-    CREATE INDEX results_by_user ON results (guild_id, user_id);
-    CREATE TABLE guild_settings (
-        guild_id INTEGER NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (guild_id, key)
-    );
-    CREATE TABLE sessions (
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        state TEXT NOT NULL,             -- the lobby or the running game, see Session.snapshot
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, channel_id)
-    );
-    CREATE TABLE app_state (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    # 2: why a game ended (finished | stopped | idle | channel_gone ...). Schema 1 abandoned
-    # games only through /lama stop, so its abandoned games were stopped.
-    """
-    ALTER TABLE games ADD COLUMN end_reason TEXT;
-    UPDATE games SET end_reason = CASE status WHEN 'finished' THEN 'finished' ELSE 'stopped' END;
-    """,
-)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 END_FINISHED = "finished"
@@ -84,52 +35,6 @@ class StoreError(RuntimeError):
     """The database cannot be used (for example, written by a newer version)."""
 
 
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's end of a finished game."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    points: int
-    won: bool
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One player's record in a guild: the leaderboard's row."""
-
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    points: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_points(self) -> float:
-        return self.points / self.games if self.games else 0.0
-
-    @property
-    def rating(self) -> float:
-        """Wilson lower bound (95 %) of the win rate: one lucky game does not top the board."""
-        return wilson_lower_bound(self.wins, self.games)
-
-
-def wilson_lower_bound(wins: int, games: int, z: float = 1.96) -> float:
-    """The lower end of the Wilson score interval of ``wins`` out of ``games``."""
-    if games == 0:
-        return 0.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = p + z * z / (2 * games)
-    margin = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    return (centre - margin) / denominator
-
-
 class Store(Protocol):
     """Everything the bot keeps between restarts."""
 
@@ -138,6 +43,12 @@ class Store(Protocol):
     async def schema_version(self) -> int: ...
     async def save_session(self, guild_id: int, channel_id: int, state: dict[str, Any]) -> None: ...
     async def drop_session(self, guild_id: int, channel_id: int) -> None: ...
+    async def write(self, change: Write) -> None: ...
+    async def session(self, guild_id: int, channel_id: int) -> dict[str, Any] | None: ...
+    async def owed(self) -> list[Owed]: ...
+    def note_delivered(self, item: Owed) -> None: ...
+    def note_message(self, guild_id: int, channel_id: int, key: str, message_id: int) -> None: ...
+    async def flush_notes(self) -> None: ...
     async def sessions(self, guild_id: int) -> list[dict[str, Any]]: ...
     async def running_sessions(self) -> list[dict[str, Any]]: ...
     async def finish_game(
@@ -170,6 +81,10 @@ class SqliteStore:
         # one connection serves every session: a write and its commit must not interleave with
         # another coroutine's, or one commit would publish half of the other's transaction
         self._write_lock = asyncio.Lock()
+        self.synchronous = "NORMAL"
+        self.bytes_written = 0  # logical bytes handed to SQLite in writes (benchmarks)
+        self._delivered: dict[int, int] = {}  # outbox id -> version shown (not yet committed)
+        self._messages: dict[tuple[int, int, str], int] = {}  # (guild, channel, key) -> id
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -180,13 +95,14 @@ class SqliteStore:
     async def open(self) -> None:
         """Connect, switch to WAL, and migrate the schema to :data:`SCHEMA_VERSION`.
 
-        WAL keeps every committed transaction through a killed process; ``synchronous=FULL``
-        also through a power cut (one fsync per accepted action, cheap at a game's pace).
+        WAL keeps every committed transaction through a killed process whatever
+        ``synchronous`` is; ``NORMAL`` syncs at checkpoints rather than at each commit, so a
+        power cut (or an OS crash) may lose the last commits before it, never the file.
         """
         self._db = await aiosqlite.connect(self.path)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=FULL")
+        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
         await self._db.execute("PRAGMA busy_timeout=5000")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._migrate()
@@ -237,34 +153,136 @@ class SqliteStore:
             return [str(row[0]) async for row in cursor]
 
     # ---- running sessions ------------------------------------------------
-    async def save_session(self, guild_id: int, channel_id: int, state: dict[str, Any]) -> None:
+    async def _execute(self, db: aiosqlite.Connection, sql: str, params: tuple[Any, ...]) -> Any:
+        self.bytes_written += sum(len(p) if isinstance(p, str) else 8 for p in params)
+        return await db.execute(sql, params)
+
+    async def write(self, change: Write) -> None:
+        """A session's change and the messages it owes, in one transaction (with the marks)."""
+        g, c = change.guild_id, change.channel_id
         async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO sessions (guild_id, channel_id, state, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, channel_id) DO UPDATE SET "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                (guild_id, channel_id, json.dumps(state), time.time()),
-            )
+            await self._write_notes(db)
+            if change.snapshot is not None:
+                await self._execute(
+                    db,
+                    "INSERT INTO sessions (guild_id, channel_id, state, updated_at, "
+                    "table_message_id, lobby_message_id) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (guild_id, channel_id) DO UPDATE SET state = excluded.state, "
+                    "updated_at = excluded.updated_at, "
+                    "table_message_id = excluded.table_message_id, "
+                    "lobby_message_id = excluded.lobby_message_id",
+                    (g, c, json.dumps(change.snapshot), time.time(),
+                     change.snapshot.get("table_message_id"),
+                     change.snapshot.get("lobby_message_id")),
+                )
+                await db.execute("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
+            if change.move is not None:
+                move = change.move
+                await self._execute(
+                    db, "INSERT INTO moves (guild_id, channel_id, seat, action, meta) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (g, c, move.get("seat"), move.get("action"), json.dumps(move["meta"])),
+                )
+            if change.finish is not None:
+                await self._finish(db, g, c, **change.finish)
+            if change.end or change.finish is not None:
+                await db.execute("DELETE FROM sessions WHERE guild_id = ? AND channel_id = ?",
+                                 (g, c))
+                await db.execute("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
+                await db.execute("DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? "
+                                 "AND kind = ?", (g, c, STATE))
+            for item in change.owed:
+                if item.kind == STATE:  # the latest replaces the older (unless being shown)
+                    await db.execute(
+                        "DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? AND kind = ? "
+                        "AND key = ? AND id IS NOT ?", (g, c, STATE, item.key, item.spare))
+                cursor = await self._execute(
+                    db, "INSERT INTO outbox (guild_id, channel_id, kind, key, version, body, "
+                    "nonce) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (g, c, item.kind, item.key, item.version, json.dumps(item.body), item.nonce),
+                )
+                item.id = cursor.lastrowid
+        faults.point("commit", c)
+        for item in change.owed:
+            faults.point(f"commit:{item.key}", c)
+
+    def note_delivered(self, item: Owed) -> None:
+        """``item`` was shown; the mark is committed with the next write or flush."""
+        if item.id is not None:
+            self._delivered[item.id] = max(item.version, self._delivered.get(item.id, 0))
+
+    def note_message(self, guild_id: int, channel_id: int, key: str, message_id: int) -> None:
+        if key in ("table", "lobby"):
+            self._messages[(guild_id, channel_id, key)] = message_id
+
+    async def flush_notes(self) -> None:
+        if not (self._delivered or self._messages) or self._db is None:
+            return
+        async with self._transaction() as db:
+            await self._write_notes(db)
+
+    async def _write_notes(self, db: aiosqlite.Connection) -> None:
+        delivered, self._delivered = self._delivered, {}
+        messages, self._messages = self._messages, {}
+        try:
+            for item_id, version in delivered.items():
+                await db.execute("DELETE FROM outbox WHERE id = ? AND version <= ?",
+                                 (item_id, version))
+            for (g, c, key), message_id in messages.items():
+                await self._execute(
+                    db, f"UPDATE sessions SET {key}_message_id = ? "
+                    "WHERE guild_id = ? AND channel_id = ?", (message_id, g, c))
+        except BaseException:  # the transaction rolls back: keep the notes for the next one
+            self._delivered = {**delivered, **self._delivered}
+            self._messages = {**messages, **self._messages}
+            raise
+
+    async def owed(self) -> list[Owed]:
+        """Every owed item, oldest first (start-up)."""
+        async with self.db.execute("SELECT * FROM outbox ORDER BY id") as cursor:
+            rows = await cursor.fetchall()
+        return [Owed(r["guild_id"], r["channel_id"], r["kind"], r["key"], r["version"],
+                     json.loads(r["body"]), r["nonce"], r["id"]) for r in rows
+                if r["id"] not in self._delivered]
+
+    async def save_session(self, guild_id: int, channel_id: int, state: dict[str, Any]) -> None:
+        await self.write(Write(guild_id, channel_id, snapshot=state))
 
     async def drop_session(self, guild_id: int, channel_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "DELETE FROM sessions WHERE guild_id = ? AND channel_id = ?",
-                (guild_id, channel_id),
-            )
+        await self.write(Write(guild_id, channel_id, end=True))
+
+    async def _sessions_where(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """Snapshots with their move rows (``moves``) and message ids folded in."""
+        async with self.db.execute(
+            f"SELECT * FROM sessions {where} ORDER BY guild_id, channel_id", params
+        ) as cursor:
+            rows = await cursor.fetchall()
+        result = []
+        for row in rows:
+            data = json.loads(row["state"])
+            for key in ("table_message_id", "lobby_message_id"):
+                if row[key] is not None:
+                    data[key] = row[key]
+            async with self.db.execute(
+                "SELECT seat, action, meta FROM moves WHERE guild_id = ? AND channel_id = ? "
+                "ORDER BY id", (row["guild_id"], row["channel_id"])
+            ) as cursor:
+                data["moves"] = [{"seat": m["seat"], "action": m["action"],
+                                  "meta": json.loads(m["meta"])} async for m in cursor]
+            result.append(data)
+        return result
+
+    async def session(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
+        found = await self._sessions_where("WHERE guild_id = ? AND channel_id = ?",
+                                           (guild_id, channel_id))
+        return found[0] if found else None
 
     async def sessions(self, guild_id: int) -> list[dict[str, Any]]:
-        async with self.db.execute(
-            "SELECT state FROM sessions WHERE guild_id = ? ORDER BY channel_id", (guild_id,)
-        ) as cursor:
-            return [json.loads(row["state"]) async for row in cursor]
+        return await self._sessions_where("WHERE guild_id = ?", (guild_id,))
 
     async def running_sessions(self) -> list[dict[str, Any]]:
         """Every guild's lobbies and running games (what a restarted bot picks up again)."""
-        async with self.db.execute(
-            "SELECT state FROM sessions ORDER BY guild_id, channel_id"
-        ) as cursor:
-            return [json.loads(row["state"]) async for row in cursor]
+        return await self._sessions_where("", ())
 
     # ---- finished games --------------------------------------------------
     async def finish_game(
@@ -280,47 +298,31 @@ class SqliteStore:
         One transaction; storing the same game again replaces it (idempotent). ``reason``
         says why it ended (default: ``finished`` with results, ``stopped`` without).
         """
+        await self.write(Write(guild_id, channel_id, finish={
+            "game": game, "results": results, "reason": reason}))
+
+    async def _finish(
+        self, db: aiosqlite.Connection, guild_id: int, channel_id: int, game: dict[str, Any],
+        results: list[SeatResult] | None, reason: str | None = None,
+    ) -> None:
         status = "abandoned" if results is None else "finished"
         reason = reason or (END_STOPPED if results is None else END_FINISHED)
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT OR REPLACE INTO games (guild_id, game_id, channel_id, variant, status, "
-                "seed, record, seats, started_at, ended_at, end_reason) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    game["game_id"],
-                    channel_id,
-                    game["variant"],
-                    status,
-                    str(game["seed"]),
-                    json.dumps(game["record"]),
-                    json.dumps(game["seats"]),
-                    game.get("started_at", time.time()),
-                    time.time(),
-                    reason,
-                ),
-            )
-            for result in results or []:
-                if result.user_id is None:  # AI seats count for nobody
-                    continue
-                await db.execute(
-                    "INSERT OR REPLACE INTO results (guild_id, game_id, seat, user_id, name, "
-                    "variant, points, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        game["game_id"],
-                        result.seat,
-                        result.user_id,
-                        result.name,
-                        game["variant"],
-                        result.points,
-                        int(result.won),
-                    ),
-                )
-            await db.execute(
-                "DELETE FROM sessions WHERE guild_id = ? AND channel_id = ?",
-                (guild_id, channel_id),
+        await self._execute(
+            db, "INSERT OR REPLACE INTO games (guild_id, game_id, channel_id, variant, status, "
+            "seed, record, seats, started_at, ended_at, end_reason) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, game["game_id"], channel_id, game["variant"], status, str(game["seed"]),
+             json.dumps(game["record"]), json.dumps(game["seats"]),
+             game.get("started_at", time.time()), time.time(), reason),
+        )
+        for result in results or []:
+            if result.user_id is None:  # AI seats count for nobody
+                continue
+            await self._execute(
+                db, "INSERT OR REPLACE INTO results (guild_id, game_id, seat, user_id, name, "
+                "variant, points, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, game["game_id"], result.seat, result.user_id, result.name,
+                 game["variant"], result.points, int(result.won)),
             )
 
     async def game(self, guild_id: int, game_id: str) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ player may have acted in between), exactly like the player-facing methods of
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.ai_runner import make_player
 from bot.defaults import continues_turn, default_action
@@ -36,7 +36,7 @@ def _hand_over(session: Session, seat: int) -> None:
 
 
 def _touch_table(session: Session) -> None:
-    """Queue an empty change so the next publish redraws the table (who plays, who is pinged)."""
+    """Queue an empty change: the commit owes a redrawn table (who plays, who is pinged)."""
     from bot.sessions import Change
 
     session.pending.append(Change([]))
@@ -82,19 +82,28 @@ async def apply_default(
             if state.timeouts[seat] >= hand_over_after:
                 _hand_over(session, seat)
                 _touch_table(session)
+            from bot.sessions import Change
+
+            session.pending.append(Change([], note=("timed_out", {
+                "seat": seat, "events": events, "handed_over": session.seats[seat].away})))
             await session._changed()
         return events, session.seats[seat].away
 
 
-async def mark_reminded(session: Session) -> bool:
-    """Note that this turn's reminder went out (it is not sent twice, even after a restart)."""
+async def mark_reminded(session: Session, seat: int | None = None,
+                        seconds_left: int | None = None) -> bool:
+    """Note that this turn's reminder went out (it is not sent twice, even after a restart);
+    with ``seconds_left``, commit the reminder ping for ``seat`` with it."""
+    from bot.sessions import Change
+
     async with session.lock:
         if not _alive(session):
             return False
         session.timers.reminded = True
-        await session.sessions.store.save_session(
-            session.guild_id, session.channel_id, session.snapshot()
-        )
+        if seat is not None and seconds_left is not None:
+            session.pending.append(Change([], note=("remind", {"seat": seat,
+                                                              "seconds": seconds_left})))
+        await session.save()
         return session.timers.turn_seat is not None
 
 
@@ -135,31 +144,22 @@ async def expire_lobby(session: Session) -> bool:
     async with session.lock:
         if not _alive(session) or session.status is not Status.LOBBY:
             return False
-        session.status = Status.ABANDONED
-        session.version += 1
-        session.sessions.forget(session)
-        await session.sessions.store.drop_session(session.guild_id, session.channel_id)
+        await session.end(None)
         return True
 
 
-async def abandon(session: Session) -> bool:
+async def abandon(session: Session, note: tuple[str, dict[str, Any]] | None = None) -> bool:
     """End a lobby or game nobody can finish; a game is recorded with no results (as /lama stop).
+    ``note``: the public note (and closed table) the end owes.
 
     False if the session had already ended.
     """
-    from bot.sessions import Status
+    from bot.sessions import Change, Status
 
     async with session.lock:
         if not _alive(session) or session.status not in (Status.LOBBY, Status.PLAYING):
             return False
-        was = session.status
-        session.status = Status.ABANDONED
-        session.version += 1
-        session.sessions.forget(session)
-        if was is Status.PLAYING:
-            await session.sessions.store.finish_game(
-                session.guild_id, session.channel_id, session._game_document(), None
-            )
-        else:
-            await session.sessions.store.drop_session(session.guild_id, session.channel_id)
+        if note is not None:
+            session.pending.append(Change([], note=note))
+        await session.end(None)
         return True

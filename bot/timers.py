@@ -276,17 +276,19 @@ class Watchdog:
                 await announcer.lobby_expired(session)
         elif kind == "idle":
             last = session.timers.last_human_at
-            if last is not None and now >= last + IDLE_TTL and await takeover.abandon(session):
+            if last is not None and now >= last + IDLE_TTL and await takeover.abandon(
+                    session, ("idle", {})):
                 log.info("channel %s: no human action for %ss; abandoned",
                          session.channel_id, IDLE_TTL)
                 if announcer is not None:
                     await announcer.abandoned_idle(session)
         elif kind == "remind":
             seat, deadline = session.timers.turn_seat, session.timers.deadline
-            reminded = await takeover.mark_reminded(session)
             late = deadline is None or now >= deadline  # e.g. after a restart: default next
-            if reminded and seat is not None and not late and announcer is not None:
-                await announcer.remind(session, seat, round((deadline or now) - now))
+            seconds = None if late or seat is None else round((deadline or now) - now)
+            reminded = await takeover.mark_reminded(session, seat, seconds)
+            if reminded and seat is not None and seconds is not None and announcer is not None:
+                await announcer.remind(session, seat, seconds)
         elif kind == "turn":
             await self._time_out(session)
 

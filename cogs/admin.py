@@ -100,13 +100,13 @@ class Admin(commands.Cog):
         _, channel_id = place(interaction)
         session = self.bot.sessions.require(channel_id)
         was_playing = session.status is Status.PLAYING
-        await session.stop(interaction.user.id, is_moderator(interaction))
+        name = interaction.user.display_name
+        await session.stop(interaction.user.id, is_moderator(interaction), name)
         tr = public_tr(session)
-        text = tr("{name} stopped the game. It counts for nobody.",
-                  name=interaction.user.display_name)
+        text = tr("{name} stopped the game. It counts for nobody.", name=name)
         await interaction.response.send_message(text)
         if was_playing:
-            await self.bot.get_cog("Table").close_table(session, text)  # type: ignore[union-attr]
+            await self.bot.sessions.publish(session)  # the table, closed (committed with it)
         elif session.lobby_message_id is not None:
             await self._close_lobby(session, text)
 

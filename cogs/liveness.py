@@ -16,11 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import takeover
+from bot.i18n import Translator
 from bot.sessions import Session, Status
 from bot.timers import IDLE_TTL, LOBBY_TTL
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.lobby import lobby_payload
+from cogs.render import Payload
 from game import Event, visible_to
 
 if TYPE_CHECKING:
@@ -53,9 +55,37 @@ async def lose_channel(
         bot.dispatch("lama_channel_lost", session)
 
 
-def _ping(user_id: int) -> discord.AllowedMentions:
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(user_id)])
+def note_payload(
+    tr: Translator, session: Session, kind: str, params: dict[str, Any]
+) -> Payload | None:
+    """A public note a committed change owes (rendered as it is committed: bot.outbox)."""
+    names = [s.name for s in session.seats]
+    if kind == "remind":
+        user_id = session.seats[params["seat"]].user_id
+        if user_id is None:
+            return None
+        return Payload(content=tr.plural(
+            "⏰ <@{user}>, it is still your turn: {n} second left, then the bot plays for you.",
+            "⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays for you.",
+            params["seconds"], user=user_id), mention=user_id)
+    if kind == "timed_out":
+        seat = params["seat"]
+        lines = [tr("⏰ {name} ran out of time.", name=names[seat])]
+        lines += [t for e in visible_to(params["events"], None)
+                  if (t := event_text(tr, e, names))]
+        if params["handed_over"]:
+            lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat "
+                            "now. {cmd_hand} takes it back.", name=names[seat]))
+        return Payload(content="\n".join(lines))
+    if kind == "idle":
+        return Payload(content=tr.plural(
+            "Nobody has played for {n} minute: the game is abandoned. It counts for nobody.",
+            "Nobody has played for {n} minutes: the game is abandoned. It counts for nobody.",
+            round(IDLE_TTL / 60)))
+    if kind == "stopped":
+        return Payload(content=tr("{name} stopped the game. It counts for nobody.",
+                                  name=params["name"]))
+    return None
 
 
 class Liveness(commands.Cog):
@@ -86,7 +116,7 @@ class Liveness(commands.Cog):
             await session.leave(user.id)
             await interaction.response.send_message(tr("{name} left the lobby.",
                                                        name=user.display_name))
-            await self._edit_lobby(session, None)
+            await self.bot.sessions.publish(session)  # the lobby, owed by the commit
             return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
@@ -96,27 +126,13 @@ class Liveness(commands.Cog):
 
     # ---- the watchdog's messages (bot.timers.Announcer) ------------------
     async def remind(self, session: Session, seat: int, seconds_left: int) -> None:
-        user_id = session.seats[seat].user_id
-        if user_id is None:
-            return
-        tr = public_tr(session)
-        text = tr.plural(
-            "⏰ <@{user}>, it is still your turn: {n} second left, then the bot plays for you.",
-            "⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays for you.",
-            seconds_left, user=user_id)
-        await self._post(session, content=text, allowed_mentions=_ping(user_id))
+        """The ping was committed with the reminder (note_payload): deliver it."""
+        await self.bot.sessions.publish(session)
 
     async def timed_out(
         self, session: Session, seat: int, events: list[Event], handed_over: bool
     ) -> None:
-        tr = public_tr(session)
-        names = [s.name for s in session.seats]
-        lines = [tr("⏰ {name} ran out of time.", name=names[seat])]
-        lines += [t for e in visible_to(events, None) if (t := event_text(tr, e, names))]
-        if handed_over:
-            lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat now. "
-                            "{cmd_hand} takes it back.", name=names[seat]))
-        await self._post(session, content="\n".join(lines))
+        """The note was committed with the default action; the watchdog delivers it."""
 
     async def lobby_expired(self, session: Session) -> None:
         tr = public_tr(session)
@@ -126,15 +142,8 @@ class Liveness(commands.Cog):
             round(LOBBY_TTL / 60)))
 
     async def abandoned_idle(self, session: Session) -> None:
-        tr = public_tr(session)
-        text = tr.plural(
-            "Nobody has played for {n} minute: the game is abandoned. It counts for nobody.",
-            "Nobody has played for {n} minutes: the game is abandoned. It counts for nobody.",
-            round(IDLE_TTL / 60))
-        await self._post(session, content=text)
-        table = self.bot.get_cog("Table")
-        if table is not None:
-            await table.close_table(session, text)  # type: ignore[attr-defined]
+        """The note and the closed table were committed with the end: deliver them."""
+        await self.bot.sessions.publish(session)
 
     # ---- lost channels ---------------------------------------------------
     @commands.Cog.listener()
@@ -150,16 +159,6 @@ class Liveness(commands.Cog):
             await lose_channel(self.bot, session)
 
     # ---- helpers ---------------------------------------------------------
-    async def _post(self, session: Session, **kwargs: Any) -> None:
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        try:
-            await channel.send(**kwargs)
-        except discord.HTTPException as error:
-            if channel_gone(error):
-                await lose_channel(self.bot, session, error)
-            else:
-                log.exception("could not post in channel %s", session.channel_id)
-
     async def _edit_lobby(self, session: Session, closed: str | None) -> None:
         if session.lobby_message_id is None:
             return

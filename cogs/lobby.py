@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.i18n import N_, Translator
-from bot.restore import remember_messages
 from bot.sessions import Seat, Session, Status
 from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from cogs.common import place, public_tr, require_bot_can_post, user_locale
@@ -93,17 +92,26 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
+            turn_timeout=turn_timeout, answer=(interaction.application_id, interaction.token),
         ))
-        await self._show_lobby(interaction, session, turn_timeout)
+        await self._show_lobby(interaction, session)
 
-    async def _show_lobby(
-        self, interaction: discord.Interaction, session: Session, turn_timeout: int | None
-    ) -> None:
-        """Post a new lobby and remember its message, so a restart edits this one."""
-        await in_time(interaction, self.bot.sessions.timers.configure(session, turn_timeout))
+    async def _show_lobby(self, interaction: discord.Interaction, session: Session) -> None:
+        """Answer with the lobby its commit owes; a late or failed answer is posted instead."""
+        outbox = self.bot.sessions.outbox
+        item = outbox.claim(session.channel_id, "lobby")
         payload = lobby_payload(public_tr(session), session)
-        session.lobby_message_id = await send_message(interaction, **payload.kwargs())
-        await remember_messages(session)
+        try:
+            session.lobby_message_id = await send_message(interaction, **payload.kwargs())
+        except discord.HTTPException:
+            log.warning("could not answer /lama start in channel %s; posting the lobby",
+                        session.channel_id, exc_info=True)
+            if item is not None:
+                outbox.give_back(item)
+            await self.bot.sessions.publish(session)  # a refused post gives the channel back
+            return
+        if item is not None:
+            outbox.done(item, session.lobby_message_id)
 
     async def on_lobby_button(
         self, interaction: discord.Interaction, channel_id: int, op: str
@@ -127,10 +135,18 @@ class Lobby(commands.Cog):
             require_bot_can_post(interaction)
             await in_time(interaction, session.start(user.id))
             closed = tr("The game has started: see the table below.")
-        await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
-        if op == "start":
-            table = self.bot.get_cog("Table")
-            await table.open_table(session)  # type: ignore[union-attr]
+        outbox = self.bot.sessions.outbox
+        item = outbox.claim(session.channel_id, "lobby")  # the answer shows it
+        try:
+            await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
+        except discord.HTTPException:
+            if item is not None:
+                outbox.give_back(item)
+            raise
+        finally:
+            await self.bot.sessions.publish(session)  # the table, or the lobby if not shown
+        if item is not None:
+            outbox.done(item)
 
     async def on_rematch(
         self, interaction: discord.Interaction, channel_id: int, game_id: str
@@ -146,8 +162,9 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
             dict(record.get("options", {})), user_locale(interaction), seats=seats,
+            answer=(interaction.application_id, interaction.token),
         ))
-        await self._show_lobby(interaction, session, None)
+        await self._show_lobby(interaction, session)
 
 
 async def setup(bot: LamaBot) -> None:

@@ -3,31 +3,31 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import StaleButton
-from bot.restore import public_history, remember_messages
+from bot.outbox import EVENT, STATE, ChannelGone, Owed
 from bot.sessions import Change, Session, Status
 from bot.takeover import take_back
+from cogs.buttons import RematchButton
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.endings import final_standings, round_summary
-from cogs.liveness import channel_gone, lose_channel
+from cogs.liveness import channel_gone, lose_channel, note_payload
+from cogs.lobby import lobby_payload
 from cogs.render import Payload, hand_message, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
-from game import Event, EventKind, visible_to
+from game import EventKind, visible_to
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
 
 log = logging.getLogger(__name__)
-
-RECENT = 8
 
 
 class Table(commands.Cog):
@@ -41,11 +41,14 @@ class Table(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.lama.add_command(self._command)
-        self.bot.sessions.publisher = self.publish
+        outbox = self.bot.sessions.outbox
+        outbox.composer, outbox.courier, outbox.on_gone = (self.compose, self.deliver,
+                                                           self.channel_lost)
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)
-        self.bot.sessions.publisher = None
+        outbox = self.bot.sessions.outbox
+        outbox.courier = outbox.on_gone = None
 
     # ---- the hand --------------------------------------------------------
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -98,73 +101,175 @@ class Table(commands.Cog):
         return hand_message(user_tr(interaction), session.view(seat), session.channel_id,
                             session.version, note)
 
-    # ---- the public table ------------------------------------------------
-    async def open_table(self, session: Session) -> None:
-        """The game started: post the table, then let the AIs play."""
-        await self.bot.sessions.publish(session)
-
-    def _channel(self, session: Session) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-
-    async def publish(self, session: Session, changes: list[Change]) -> None:
-        """Render queued changes: round summaries, the table (reposted each round), the end."""
-        try:
-            await self._publish(session, changes)
-        except discord.HTTPException as error:
-            if channel_gone(error):  # deleted, or no permission any more: the game ends
-                await lose_channel(self.bot, session, error)
-                return
-            log.exception("could not update the table in channel %s", session.channel_id)
-
-    async def _publish(self, session: Session, changes: list[Change]) -> None:
+    # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
+    def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
+        """The round summaries (rendered now: events are posted as committed), the table
+        (a state: rendered when delivered), the lobby, the final table and standings."""
         tr = public_tr(session)
-        channel = self._channel(session)
+        items: list[Owed] = []
         repost = session.table_message_id is None
+        opening = False
+        closing: Payload | None = None  # the note a game's abandoned table shows
         for change in changes:
-            self._remember(session, visible_to(change.events, None))
+            if change.note is not None:
+                note = note_payload(tr, session, *change.note)
+                if note is not None and change.note[0] in ("stopped", "idle"):
+                    closing = note
+                if note is not None and change.note[0] != "stopped":  # (stop: the answer)
+                    items.append(self._owe(session, EVENT, "note", payload_body(note)))
+            session.note_public(visible_to(change.events, None))
+            opening = opening or (change.before is None and bool(change.events))
             if change.before is not None and any(
                 e.kind is EventKind.ROUND_OVER for e in change.events
             ):
                 summary = round_summary(tr, change.events, change.before, session.view(None),
                                         change.before.round_no)
                 if summary is not None:
-                    await channel.send(**summary.kwargs())
+                    items.append(self._owe(session, EVENT, "summary", payload_body(summary)))
                 repost = True
-        status = session.status  # read once: more actions may arrive while we await Discord
+        status = session.status
+        if status is Status.LOBBY:
+            answer, session.answer = session.answer, None
+            return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
         if status is Status.ABANDONED:
-            return
+            if closing is None or session.game is None or session.table_message_id is None:
+                return items
+            users = [None if s.is_ai else s.user_id for s in session.seats]
+            closed = table_message(tr, session.view(None), session.channel_id, users,
+                                   session.recent)
+            closed.content, closed.mention = closing.content, None
+            return [self._owe(session, STATE, "table", {
+                "final": payload_body(closed), "message_id": session.table_message_id,
+                "game_id": session.game_id}), *items]
+        if opening and status is Status.PLAYING:
+            items.append(self._owe(session, STATE, "lobby", {"closed": "started"}))
         view = session.view(None)
         users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
-        payload = table_message(tr, view, session.channel_id, users, session.recent)
         if status is Status.FINISHED:
-            payload.content, payload.mention, payload.view = None, None, discord.ui.View()
-            repost = False
-        elif payload.mention is not None and payload.mention != session.pinged:
-            repost = True  # Discord pings on new messages only, not on edits
-        session.pinged = payload.mention
-        if repost:
-            # retire first: a process killed before the new id is saved then finds the stored
-            # table gone and posts a fresh one below any table it could not remember
-            old, session.table_message_id = session.table_message_id, None
-            if old is not None:
-                await self._retire(channel, old)
-            message = await channel.send(**payload.kwargs())
-            session.table_message_id = message.id
-            await remember_messages(session)  # a restart edits this table
-        elif session.table_message_id is not None:
-            await channel.get_partial_message(session.table_message_id).edit(**payload.kwargs())
-        if status is Status.FINISHED:
+            payload = table_message(tr, view, session.channel_id, users, session.recent)
+            payload.content, payload.mention = None, None
+            items.append(self._owe(session, STATE, "table", {
+                "final": payload_body(payload), "message_id": session.table_message_id,
+                "game_id": session.game_id}))
             end = final_standings(tr, view, session.channel_id, session.game_id, users)
-            await channel.send(**end.kwargs())
+            body = payload_body(end)
+            body["rematch"] = {"channel_id": session.channel_id, "game_id": session.game_id,
+                               "label": tr("Rematch")}
+            items.append(self._owe(session, EVENT, "standings", body))
+            return items
+        to_act = view.to_act
+        mention = users[to_act] if to_act is not None else None
+        if mention is not None and mention != session.pinged:
+            repost = True  # Discord pings on new messages only, not on edits
+        session.pinged = mention
+        items.append(self._owe(session, STATE, "table", {"repost": repost}))
+        return items
 
     @staticmethod
-    def _remember(session: Session, events: list[Event]) -> None:
-        for event in events:
-            if event.kind is EventKind.ROUND_STARTED:
-                session.recent = []
-            if event.kind not in (EventKind.ROUND_OVER, EventKind.GAME_OVER):
-                session.recent.append(event)
-        del session.recent[:-RECENT]
+    def _owe(session: Session, kind: str, key: str, body: dict[str, Any]) -> Owed:
+        return Owed(session.guild_id, session.channel_id, kind, key, session.version, body)
+
+    # ---- delivering (bot.outbox courier) ---------------------------------
+    def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def deliver(self, item: Owed, session: Session | None) -> int | None:
+        """Show ``item``; the id of the message it made or edited. A refused channel is gone."""
+        channel = self._channel(item.channel_id, item.guild_id)
+        try:
+            if item.kind == EVENT:
+                message = await channel.send(nonce=item.nonce, **event_kwargs(item.body))
+                return message.id
+            live = session if session is not None and self.bot.sessions.get(
+                item.channel_id) is session else None
+            if item.key == "table":
+                if item.body.get("final"):
+                    return await self._final_table(channel, item, session)
+                if live is not None and live.status is Status.PLAYING:
+                    return await self._table(channel, item, live)
+            elif item.key == "lobby" and live is not None:
+                return await self._lobby(channel, item, live)
+            return None  # the session ended meanwhile: nothing left to show
+        except discord.HTTPException as error:
+            if channel_gone(error):
+                raise ChannelGone(str(error)) from error
+            raise
+
+    async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
+                     ) -> int:
+        tr = public_tr(session)
+        users = [None if s.is_ai else s.user_id for s in session.seats]
+        payload = table_message(tr, session.view(None), session.channel_id, users, session.recent)
+        old = session.table_message_id
+        if not item.body.get("repost") and old is not None:
+            try:
+                await channel.get_partial_message(old).edit(**payload.kwargs())
+                return old
+            except discord.NotFound:
+                log.info("the table of channel %s is gone; posting it again", session.channel_id)
+                old = None
+        message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        session.table_message_id = message.id
+        if stale(message, payload):  # the nonce returned a post made for an earlier state
+            await message.edit(**payload.kwargs())
+        if old is not None and old != message.id:
+            await self._retire(channel, old)
+        return message.id
+
+    async def _final_table(
+        self, channel: discord.PartialMessageable, item: Owed, session: Session | None
+    ) -> int | None:
+        payload = payload_from_body(item.body["final"])
+        payload.view = discord.ui.View()  # no buttons any more
+        message_id = item.body.get("message_id")
+        if session is not None and session.game_id == item.body.get("game_id"):
+            message_id = session.table_message_id or message_id  # newer: a repost under way
+        if message_id is None:
+            return None
+        try:
+            await channel.get_partial_message(message_id).edit(**payload.kwargs())
+        except discord.NotFound:
+            log.info("the finished table of channel %s is gone", item.channel_id)
+        return message_id
+
+    async def _lobby(self, channel: discord.PartialMessageable, item: Owed, session: Session
+                     ) -> int:
+        tr = public_tr(session)
+        closed = tr("The game has started: see the table below.") if item.body.get(
+            "closed") else None
+        payload = lobby_payload(tr, session, closed)
+        if session.lobby_message_id is None and item.body.get("answer"):
+            session.lobby_message_id = await self._answered(item.body["answer"])
+        if session.lobby_message_id is not None:
+            try:
+                await channel.get_partial_message(session.lobby_message_id).edit(
+                    **payload.kwargs())
+                return session.lobby_message_id
+            except discord.NotFound:
+                log.info("the lobby of channel %s is gone; posting it again", session.channel_id)
+        message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        session.lobby_message_id = message.id
+        return message.id
+
+    async def _answered(self, answer: list[Any]) -> int | None:
+        """The message that answered a new lobby's interaction before a crash, if any
+        (its token lives 15 minutes; an unanswered or expired one is a 404)."""
+        app_id, token = answer
+        route = discord.http.Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/"
+                                   "@original", webhook_id=app_id, webhook_token=token)
+        try:
+            data = await self.bot.http.request(route)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException:
+            log.info("could not look up the answer of a lobby", exc_info=True)
+            return None
+        return int(data["id"])
+
+    async def channel_lost(self, channel_id: int, session: Session | None,
+                           error: BaseException) -> None:
+        if session is not None:
+            await lose_channel(self.bot, session, error)
 
     @staticmethod
     async def _retire(channel: discord.PartialMessageable, message_id: int) -> None:
@@ -174,26 +279,33 @@ class Table(commands.Cog):
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
 
-    async def refresh(self, session: Session) -> None:
-        """After a restart: edit the table in place, or post it again if it is gone."""
-        async with session.publish_lock:
-            self._remember(session, public_history(session))
-            try:
-                await self._publish(session, [])
-            except discord.NotFound:
-                session.table_message_id = None
-                await self.publish(session, [])
 
-    async def close_table(self, session: Session, text: str) -> None:
-        """After /lama stop: the table keeps its last state, without buttons or ping."""
-        if session.table_message_id is None:
-            return
-        try:
-            await self._channel(session).get_partial_message(session.table_message_id).edit(
-                content=text, view=None
-            )
-        except discord.HTTPException:
-            log.info("could not close the table %s", session.table_message_id)
+def stale(message: discord.Message, payload: Payload) -> bool:
+    """``message`` does not show ``payload`` (a post a crashed process made earlier)."""
+    shown = message.embeds[0].description if message.embeds else None
+    wanted = payload.embed.description if payload.embed is not None else None
+    return (message.content or None) != payload.content or shown != wanted
+
+
+def payload_body(payload: Payload) -> dict[str, Any]:
+    """A rendered message as plain data (kept in the outbox)."""
+    return {"content": payload.content, "mention": payload.mention,
+            "embed": payload.embed.to_dict() if payload.embed is not None else None}
+
+
+def payload_from_body(body: dict[str, Any]) -> Payload:
+    embed = discord.Embed.from_dict(body["embed"]) if body.get("embed") else None
+    return Payload(content=body.get("content"), embed=embed, mention=body.get("mention"))
+
+
+def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+    payload = payload_from_body(body)
+    rematch = body.get("rematch")
+    if rematch is not None:
+        payload.view = discord.ui.View(timeout=None)
+        payload.view.add_item(RematchButton(int(rematch["channel_id"]), rematch["game_id"],
+                                            rematch["label"]))
+    return payload.kwargs()
 
 
 async def setup(bot: LamaBot) -> None:

@@ -58,16 +58,21 @@ async def reference_record(tmp_path: Path) -> dict[str, object]:
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, db: Path, log: Path) -> AsyncIterator[
-    asyncio.subprocess.Process
-]:
-    """``python -m bot`` against the fake; yields once it identified on the gateway."""
+async def bot_process(
+    fake: FakeDiscord, db: Path, log: Path, fault: str | None = None, **extra: str
+) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``python -m bot`` against the fake; yields once it identified on the gateway.
+
+    ``fault``: a fault point (bot/faults.py) where the process kills itself.
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
     env.update(
         PYTHONPATH=str(ROOT), DISCORD_TOKEN=fake.token, LAMA_DB=str(db), LAMA_SEED=SEED,
         LAMA_AI_DELAY="0", LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}",
-        LAMA_LOG_LEVEL="WARNING", LAMA_GUILD_READY_TIMEOUT="0.05",
+        LAMA_LOG_LEVEL="WARNING", LAMA_GUILD_READY_TIMEOUT="0.05", **extra,
     )
+    if fault is not None:
+        env["LAMA_FAULT"] = fault
     identified = fake.gateway.identifies
     with log.open("a", encoding="utf-8") as err:
         process = await asyncio.create_subprocess_exec(
@@ -140,8 +145,9 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
         await sound(db)
         fake.failures[:] = [f for f in fake.failures if "no answer" not in f.reason]
         assert not fake.failures, fake.failures
-        # a kill between retiring a table and saving its successor's id makes the next
-        # process try the retired one once (404), then post a fresh table
-        others = [r for r in fake.refusals if (r.method, r.code) != ("PATCH", 10008)]
+        # a kill after a table was reposted and its predecessor deleted, before the new id
+        # was saved, makes the next process redeliver it: the nonce returns the new table,
+        # and deleting the predecessor again meets a 404
+        others = [r for r in fake.refusals if r.code != 10008]
         assert not others, (others, log.read_text())
     assert final_record(db) == expected, log.read_text()

@@ -14,7 +14,8 @@ import pytest
 
 import bot.store
 from bot.restore import restore_sessions
-from bot.sessions import Sessions, Status
+from bot.schema import MIGRATIONS
+from bot.sessions import Session, Sessions, Status
 from bot.store import SCHEMA_VERSION, SeatResult, SqliteStore, StoreError
 
 V1 = Path(__file__).parent / "data" / "schema_v1.db"
@@ -52,7 +53,7 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
     store = SqliteStore(str(old_file))
     await store.open()
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION == 3
         assert await store.integrity_check() == ["ok"]
         board = await store.standings(GUILD)
         assert [s.name for s in board] and {s.user_id for s in board} == {101, 102, 103}
@@ -85,7 +86,8 @@ async def test_the_v1_running_game_is_restored(old_file: Path) -> None:
         legal = session.view(seat).legal
         await session.act([101, 102][seat], 12, str(legal[0]))
         saved = await store.running_sessions()
-        assert len(saved[0]["record"]["actions"]) == 10, "play goes on and is saved"
+        again = Session.restore(sessions, saved[0])
+        assert again.game is not None and len(again.game.history) == 10, "play goes on, saved"
     finally:
         await sessions.close()
         await store.close()
@@ -119,7 +121,8 @@ async def test_a_failing_migration_changes_nothing(
         await store.open()
     await store.close()
     with sqlite3.connect(old_file) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2, "step 2 landed, 3 did not"
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION, \
+            "the real steps landed, the broken one did not"
         names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         assert "half_done" not in names
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -135,3 +138,42 @@ async def test_a_file_from_a_newer_bot_is_refused_untouched(old_file: Path) -> N
         await store.open()
     await store.close()
     assert rows(old_file) == before
+
+
+@pytest.fixture
+def v2_file(old_file: Path) -> Path:
+    """A schema 2 file, as the previous bot left it (the v1 fixture plus migration 2)."""
+    with sqlite3.connect(old_file) as db:
+        db.executescript(f"BEGIN; {MIGRATIONS[1]} PRAGMA user_version = 2; COMMIT;")
+    return old_file
+
+
+async def test_a_v2_file_is_migrated_and_its_game_goes_on_in_rows(v2_file: Path) -> None:
+    before = rows(v2_file)
+    store = SqliteStore(str(v2_file))
+    await store.open()
+    sessions = Sessions(store, ai_delay=0, seed=None)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 3
+        assert await store.integrity_check() == ["ok"]
+        restored = await restore_sessions(sessions)
+        session = restored[0]
+        assert session.game is not None and len(session.game.history) == 9
+        for _ in range(3):
+            seat = session.game.to_act
+            assert seat is not None
+            await session.act([101, 102][seat], session.version, str(session.view(seat).legal[0]))
+        with sqlite3.connect(v2_file) as db:
+            moves = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+            owed = db.execute("SELECT kind, key FROM outbox").fetchall()
+        assert 1 <= moves <= 3, "moves are appended rows (a round's end folds them in)"
+        assert owed == [("state", "table")], "one table owed, the latest"
+        again = Session.restore(sessions, (await store.running_sessions())[0])
+        assert again.game is not None and again.game.history == session.game.history
+        assert again.version == session.version
+    finally:
+        await sessions.close()
+        await store.close()
+    after = rows(v2_file)
+    assert {t: r for t, r in after.items() if t != "sessions"} == {
+        t: r for t, r in before.items() if t != "sessions"}, "no other row changed"

@@ -60,13 +60,25 @@ def changed(channel: TextChannel, seen: tuple[int, int] | None) -> Callable[[], 
     return lambda: t if (t := current(channel)) is not None and t.stamp != seen else None
 
 
-def stored_actions(db: Path) -> list[dict[str, object]]:
-    """The running game's actions as the database holds them right now."""
+def stored_actions(db: Path, channel_id: int | None = None) -> list[tuple[int, str]]:
+    """A running game's actions as the database holds them right now: its snapshot's
+    record, then the move rows appended since (``(seat, action)``; [] without a game)."""
     import json
 
+    from game import from_dict
+
+    where, params = ("WHERE channel_id = ?", (channel_id,)) if channel_id else ("", ())
     with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT state FROM sessions").fetchone()
-    return [] if row is None else json.loads(row[0])["record"]["actions"]
+        row = conn.execute(f"SELECT channel_id, state FROM sessions {where}", params).fetchone()
+        if row is None:
+            return []
+        moves = conn.execute("SELECT seat, action FROM moves WHERE channel_id = ? ORDER BY id",
+                             (row[0],)).fetchall()
+    record = json.loads(row[1])["record"]
+    if record is None:
+        return []
+    actions = [(seat, str(action)) for seat, action in from_dict(record).actions]
+    return actions + [(seat, action) for seat, action in moves if action is not None]
 
 
 class Table:
@@ -187,10 +199,7 @@ async def test_a_deleted_table_is_posted_again(club: Table) -> None:
             lambda: tables[0] if len(tables := [m for m in club.channel.messages if is_table(m)])
             == 1 and tables[0] is not first else None, WAIT, "the table to be reposted",
         )
-        session = bot.sessions.get(club.channel.id)
-        assert session is not None
-        async with session.publish_lock:
-            pass  # the repost that is under way has saved the new table's id before it ends
+        await bot.sessions.outbox.deliver(club.channel.id)  # the repost under way is done
     fake.publish_delete(table)  # a moderator cleaned the channel while the bot was away
     async with fake.run(club.bot(), sync=False):
         fresh = await fake.notifier.wait_for(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import StaleButton
+from bot.outbox import Owed, default_compose
 from bot.sessions import Change, Session, Sessions, Status
 from bot.store import SqliteStore
 from game import EventKind, NotYourTurn, player_view, summary
@@ -63,8 +64,10 @@ async def test_every_action_is_saved_and_restores(sessions: Sessions) -> None:
         action = str(player_view(session.game, seat).legal[0])
         await session.act([ANA, BEN][seat], session.version, action)
         saved = await sessions.store.sessions(GUILD)
-        assert len(saved) == 1 and saved[0]["version"] == session.version
-        assert len(saved[0]["record"]["actions"]) == len(session.game.history)
+        assert len(saved) == 1, "snapshot + appended rows"
+        again = Session.restore(sessions, json.loads(json.dumps(saved[0])))
+        assert again.version == session.version and again.game is not None
+        assert again.game.history == session.game.history
     data = json.loads(json.dumps((await sessions.store.sessions(GUILD))[0]))
     restored = Session.restore(sessions, data)
     assert restored.status is Status.PLAYING and restored.version == session.version
@@ -81,19 +84,22 @@ async def test_an_ai_only_game_runs_to_the_end(sessions: Sessions) -> None:
     published: list[Change] = []
     over = asyncio.Event()
 
-    async def publisher(session: Session, changes: list[Change]) -> None:
+    def composer(session: Session, changes: list[Change]) -> list[Owed]:
         published.extend(changes)
         if any(e.kind is EventKind.GAME_OVER for c in changes for e in c.events):
             over.set()
+        return default_compose(session, changes)
 
-    sessions.publisher = publisher
+    sessions.outbox.composer = composer
     session = await sessions.open(GUILD, CHANNEL, (ANA, "ana"), "dice", {"target": 10}, None)
     await session.add_ai()
     await session.add_ai()
     await session.leave(ANA)  # the host watches
     await session.start(ANA)
     await sessions.publish(session)
-    await asyncio.wait_for(over.wait(), 20)
+    await asyncio.wait_for(over.wait(), 20)  # composed inside the last commit
+    async with session.lock:
+        pass  # that commit is over
     assert session.status is Status.FINISHED and sessions.get(CHANNEL) is None
     assert session.game is not None
     assert len(published) == len(session.game.history) + 1, "the opening, then every action"

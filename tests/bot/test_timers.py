@@ -18,9 +18,10 @@ import pytest
 from bot import takeover
 from bot.clock import ManualClock
 from bot.defaults import default_action
-from bot.sessions import Change, Session, Sessions, Status
+from bot.outbox import Owed
+from bot.sessions import Session, Sessions, Status
 from bot.store import SqliteStore
-from bot.timers import IDLE_TTL, LOBBY_TTL, TimerState, valid_turn_timeout
+from bot.timers import IDLE_TTL, LOBBY_TTL, valid_turn_timeout
 from game import Action, Card, EventKind, Game, player_view
 from game.actions import DRAW, PASS, QUIT, ROLL, STOP, discard, play, take
 
@@ -30,7 +31,7 @@ NOTE_WAIT = 5.0  # an upper bound for a note that is due now, never a pause
 
 
 class Recorder:
-    """The watchdog's announcer and the sessions' publisher, as awaitable notes."""
+    """The watchdog's announcer and the outbox's courier, as awaitable notes."""
 
     def __init__(self) -> None:
         self.notes: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -52,7 +53,7 @@ class Recorder:
     async def abandoned_idle(self, session: Session) -> None:
         await self.notes.put(("idle",))
 
-    async def publish(self, session: Session, changes: list[Change]) -> None:
+    async def deliver(self, item: Owed, session: Session | None) -> None:
         self.published.set()
 
 
@@ -73,7 +74,7 @@ async def sessions(tmp_path: Path, clock: ManualClock, recorder: Recorder
     await store.open()
     manager = Sessions(store, ai_delay=0, seed="7", clock=clock)
     manager.timers.announcer = recorder
-    manager.publisher = recorder.publish
+    manager.outbox.courier = recorder.deliver
     yield manager
     await manager.close()
     await store.close()
@@ -268,7 +269,7 @@ async def test_timer_state_is_in_the_snapshot_and_runs_on_after_restore(
     clock.advance(60)
     assert (await recorder.next())[0] == "remind"
     saved = json.loads(json.dumps((await sessions.store.sessions(GUILD))[0]))
-    state = TimerState.from_dict(saved["timers"])
+    state = Session.restore(sessions, saved).timers  # the snapshot and the rows after it
     assert state.turn_seat == seat and state.reminded
     assert state.deadline == clock.now() + 60
     # a new process: the session rebuilt from the store, the same clock

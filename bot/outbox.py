@@ -1,0 +1,297 @@
+"""What a committed change owes the channel, and its delivery.
+
+A change and the messages it owes are written in one transaction (``Write``):
+nothing a player was shown can be lost, and nothing committed goes unshown.
+Two kinds of owed item (``Owed``):
+
+- *state* (``table``, ``lobby``): only the latest matters. A newer one replaces
+  the older in the store and in the queue (several AI moves become one edit);
+  it is rendered at delivery from the session, which is what the store holds.
+- *event* (``summary``, ``standings``, ``note``): each is posted once, in
+  order, before anything newer of that channel. Its body is the message itself,
+  rendered when it was committed, so a restarted process posts exactly it.
+
+Every post carries the item's ``nonce`` with ``enforce_nonce`` (discord.py sets
+it whenever a nonce is given): a post retried after a crash returns the first
+message instead of showing a second one. Delivered items are marked done
+without a commit of their own: the marks ride on the next write, or on one
+batched flush soon after (:meth:`Outbox.flush_soon`); a crash before that only
+redelivers, which edits in place or meets the nonce.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot import faults
+
+if TYPE_CHECKING:
+    from bot.sessions import Change, Session
+
+log = logging.getLogger(__name__)
+
+STATE = "state"
+EVENT = "event"
+FLUSH_AFTER = 0.5  # seconds: marks not carried by a write are committed this soon after
+RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 15.0, 30.0)  # seconds between delivery attempts
+PARALLEL_CHANNELS = 8  # channels delivered at once at start-up
+
+
+def new_nonce() -> str:
+    """A message nonce (Discord allows 25 characters)."""
+    return secrets.token_hex(10)
+
+
+@dataclass
+class Owed:
+    """One message a committed change owes a channel."""
+
+    guild_id: int
+    channel_id: int
+    kind: str
+    key: str
+    version: int
+    body: dict[str, Any] = field(default_factory=dict)
+    nonce: str = field(default_factory=new_nonce)
+    id: int | None = None  # the outbox row (None: owed by this process only, e.g. a refresh)
+    spare: int | None = None  # an older state row being delivered now: not replaced (not saved)
+
+
+@dataclass
+class Write:
+    """One transaction: a session's change and what it owes."""
+
+    guild_id: int
+    channel_id: int
+    snapshot: dict[str, Any] | None = None  # the whole session; its move rows are folded in
+    move: dict[str, Any] | None = None  # one appended row: seat, action, meta
+    finish: dict[str, Any] | None = None  # game, results, reason: kept in games/results
+    end: bool = False  # the session ends: its row, move rows and owed state items go
+    owed: list[Owed] = field(default_factory=list)
+
+
+class ChannelGone(Exception):
+    """Discord refuses the channel (deleted, or no permission): its owed items are void."""
+
+
+class OutboxStore(Protocol):
+    async def owed(self) -> list[Owed]: ...
+    def note_delivered(self, item: Owed) -> None: ...
+    def note_message(self, guild_id: int, channel_id: int, key: str, message_id: int) -> None: ...
+    async def flush_notes(self) -> None: ...
+
+
+Composer = Callable[["Session", "list[Change]"], list[Owed]]
+Courier = Callable[[Owed, "Session | None"], Awaitable["int | None"]]
+GoneHandler = Callable[[int, "Session | None", BaseException], Awaitable[None]]
+
+
+def default_compose(session: Session, changes: list[Change]) -> list[Owed]:
+    """Without the Discord side (unit tests, benchmarks): owe the session's message only."""
+    from bot.sessions import Status
+
+    key = "lobby" if session.status is Status.LOBBY else "table"
+    return [Owed(session.guild_id, session.channel_id, STATE, key, session.version)]
+
+
+class Outbox:
+    """Queues of owed items per channel, mirrored from the store; delivers them in order."""
+
+    def __init__(self, store: OutboxStore) -> None:
+        self.store = store
+        self.composer: Composer = default_compose
+        self.courier: Courier | None = None
+        self.on_gone: GoneHandler | None = None
+        self._queues: dict[int, list[Owed]] = {}
+        self._sessions: dict[int, Session] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._in_flight: dict[int, Owed] = {}
+        self._retries: dict[int, int] = {}
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._flush: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.closing = False
+
+    # ---- committing ------------------------------------------------------
+    def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
+        """What this change owes. A state item replaces the older one of its key: it takes
+        over an undelivered repost (and its nonce: one post, whoever makes it); an older one
+        under delivery right now is spared in the store, so a crash redelivers both in order
+        (the nonce then finds the post already made)."""
+        items = self.composer(session, changes)
+        queued = self._queues.get(session.channel_id, [])
+        flying = self._in_flight.get(session.channel_id)
+        for item in items:
+            if item.kind != STATE:
+                continue
+            if flying is not None and flying.kind == STATE and flying.key == item.key:
+                item.spare = flying.id
+            old = next((q for q in queued if q.kind == STATE and q.key == item.key
+                        and q is not flying), None)
+            if old is not None and old.body.get("repost"):
+                item.body["repost"] = True
+                item.nonce = old.nonce
+        return items
+
+    def committed(
+        self, session: Session | None, channel_id: int, items: Iterable[Owed], *, end: bool = False
+    ) -> None:
+        """``items`` are in the store now: queue them (state items replace their older self).
+
+        ``end``: the session ended; the state items owed before are void (as in the store).
+        """
+        queue = self._queues.setdefault(channel_id, [])
+        if end:
+            queue[:] = [q for q in queue if q.kind != STATE]
+        for item in items:
+            if item.kind == STATE:
+                queue[:] = [q for q in queue if not (q.kind == STATE and q.key == item.key)]
+            queue.append(item)
+        if session is not None:
+            self._sessions[channel_id] = session
+
+    def claim(self, channel_id: int, key: str) -> Owed | None:
+        """Take the owed state item ``key`` to deliver it through an interaction's answer."""
+        queue = self._queues.get(channel_id, [])
+        item = next((q for q in queue if q.kind == STATE and q.key == key), None)
+        if item is not None:
+            queue.remove(item)
+        return item
+
+    def give_back(self, item: Owed) -> None:
+        """A claimed item could not be delivered by the interaction: the channel gets it."""
+        queue = self._queues.setdefault(item.channel_id, [])
+        if not any(q.kind == STATE and q.key == item.key for q in queue):
+            queue.insert(0, item)
+
+    def refresh(self, session: Session, key: str) -> None:
+        """Owe ``key`` again without a write (after a restart: bring the message up to date)."""
+        queue = self._queues.setdefault(session.channel_id, [])
+        self._sessions[session.channel_id] = session
+        if not any(q.kind == STATE and q.key == key and q.id is None for q in queue):
+            queue.append(Owed(session.guild_id, session.channel_id, STATE, key, session.version))
+
+    async def load(self) -> None:
+        """Start-up: everything the store says is owed (before this process owes anything)."""
+        known = {q.id for queue in self._queues.values() for q in queue}
+        for item in await self.store.owed():
+            if item.id not in known:
+                self._queues.setdefault(item.channel_id, []).append(item)
+
+    def attach(self, session: Session) -> None:
+        self._sessions[session.channel_id] = session
+
+    def owed_channels(self) -> list[int]:
+        return [c for c, q in self._queues.items() if q]
+
+    def pending(self, channel_id: int) -> list[Owed]:
+        return list(self._queues.get(channel_id, []))
+
+    # ---- delivering ------------------------------------------------------
+    def done(self, item: Owed, message_id: int | None = None) -> None:
+        """``item`` is shown (``message_id``: the message it made); marked with the next write."""
+        self.store.note_delivered(item)
+        if message_id is not None and item.kind == STATE:
+            self.store.note_message(item.guild_id, item.channel_id, item.key, message_id)
+        faults.point(f"delivered:{item.key}", item.channel_id)
+        self.flush_soon()
+
+    async def deliver(self, channel_id: int) -> None:
+        """Deliver the channel's owed items, oldest first; stop at a failure and retry later."""
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            queue = self._queues.get(channel_id, [])
+            while queue and self.courier is not None:
+                item = queue[0]
+                session = self._sessions.get(channel_id)
+                self._in_flight[channel_id] = item
+                faults.point(f"deliver:{item.key}", channel_id)
+                try:
+                    message_id = await self.courier(item, session)
+                except ChannelGone as gone:
+                    self._drop_channel(channel_id, gone)
+                    if self.on_gone is not None:
+                        await self.on_gone(channel_id, session, gone.__cause__ or gone)
+                    return
+                except Exception:
+                    log.warning("could not deliver %s %s to channel %s; will retry", item.kind,
+                                item.key, channel_id, exc_info=True)
+                    self._retry_later(channel_id)
+                    return
+                finally:
+                    self._in_flight.pop(channel_id, None)
+                if item in queue:
+                    queue.remove(item)
+                self._retries.pop(channel_id, None)
+                self.done(item, message_id)
+            if not queue:
+                self._queues.pop(channel_id, None)
+                session = self._sessions.get(channel_id)
+                if session is not None and session.sessions.get(channel_id) is not session:
+                    self._sessions.pop(channel_id, None)
+
+    async def deliver_all(self, channels: Iterable[int] | None = None) -> None:
+        gate = asyncio.Semaphore(PARALLEL_CHANNELS)
+
+        async def one(channel_id: int) -> None:
+            async with gate:
+                await self.deliver(channel_id)
+
+        await asyncio.gather(*(one(c) for c in list(channels or self.owed_channels())))
+
+    def _drop_channel(self, channel_id: int, error: BaseException) -> None:
+        dropped = self._queues.pop(channel_id, [])
+        for item in dropped:
+            self.store.note_delivered(item)
+        self.flush_soon()
+        log.warning("channel %s cannot be used (%s): dropped %d owed messages", channel_id,
+                    error.__cause__ or error, len(dropped))
+
+    def _retry_later(self, channel_id: int) -> None:
+        if self.closing or channel_id in self._timers:
+            return
+        attempt = self._retries.get(channel_id, 0)
+        self._retries[channel_id] = attempt + 1
+        delay = RETRY_AFTER[min(attempt, len(RETRY_AFTER) - 1)]
+        loop = asyncio.get_running_loop()
+        self._timers[channel_id] = loop.call_later(delay, self._retry, channel_id)
+
+    def _retry(self, channel_id: int) -> None:
+        self._timers.pop(channel_id, None)
+        self._spawn(self.deliver(channel_id))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ---- marks -----------------------------------------------------------
+    def flush_soon(self) -> None:
+        """Commit the marks within :data:`FLUSH_AFTER` unless a write carries them first."""
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.ensure_future(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(FLUSH_AFTER)
+        try:
+            await self.store.flush_notes()
+        except Exception:
+            log.warning("could not save delivery marks; they go with the next write",
+                        exc_info=True)
+
+    async def close(self) -> None:
+        """Shutdown: deliver what is owed (bounded by the caller), then save the marks."""
+        self.closing = True
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._flush is not None and not self._flush.done():
+            self._flush.cancel()
+        await self.store.flush_notes()
