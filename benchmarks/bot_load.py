@@ -39,7 +39,7 @@ from fakediscord.base import Notifier, WaitTimeout  # noqa: E402
 T = TypeVar("T")
 TOKEN = "fake.bot-load-benchmark"
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
-HAND, ACT, REMATCH = "lama:v1:hand:", "lama:v1:act:", "lama:v1:rematch:"
+HAND, ACT, REMATCH = "lama:v2:hand:", "lama:v2:act:", "lama:v2:rematch:"
 TURN_WAIT = 30.0  # a game whose table does not move for this long is counted as stuck
 PR_SET_PDEATHSIG = 1
 DEFERRED_UPDATE, UPDATE = 6, 7  # interaction callback types that accept a click

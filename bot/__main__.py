@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -48,7 +49,16 @@ async def run(settings: Settings, token: str) -> None:
 
     loop.add_signal_handler(signal.SIGTERM, stop)
     async with bot:
+        await bot.store.open()  # a bad database file is reported before contacting Discord
         await bot.start(token)
+
+
+def unreachable(settings: Settings, error: BaseException) -> str:
+    """One line for a network failure while logging in."""
+    where = settings.lama_discord_url or "discord.com"
+    return (f"Cannot reach Discord at {where} ({type(error).__name__}: {error}): check the "
+            "network connection" + (" and LAMA_DISCORD_URL." if settings.lama_discord_url
+                                    else "."))
 
 
 USAGE = "usage: python -m bot [sandbox [--port N] [--db FILE] | --sandbox-if-no-token]\n"
@@ -97,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+        sys.stderr.write(unreachable(settings, exc) + "\n")
         return 1
     except KeyboardInterrupt:
         log.info("stopped")

@@ -45,6 +45,26 @@ class CannotPost(BotError):
     )
 
 
+class GameGone(BotError):
+    """A click on a button drawn for a lobby or game that is no longer this channel's."""
+
+    message = N_("That button is out of date: its game is over.")
+
+
+class LegacyButtonUsed(BotError):
+    """A click on a button of the bot's first format, from before an upgrade."""
+
+    # TRANSLATORS: {cmd_hand} and {cmd_start} are slash commands
+    message = N_("That button is out of date (from an older version of the bot). Use "
+                 "{cmd_hand} to see your hand, or {cmd_start} to open a new game.")
+
+
+class NotAMove(BotError):
+    """An action text that names no move at all (a forged or garbled component)."""
+
+    message = N_("That is not a move of this game.")
+
+
 class SaveFailed(BotError):
     """The store refused a change; it was undone in memory too, so this is the truth."""
 

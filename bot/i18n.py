@@ -8,6 +8,10 @@ The language of an answer: the server's ``language`` setting if a moderator
 set one (:func:`pick`), else the user's Discord locale, else English. Public
 messages use the server setting, else the locale of the session's host.
 
+User-supplied names go through :meth:`Translator.name` (escaped for markdown and
+isolated, in every language) or :meth:`Translator.plain` (isolated only, where Discord
+shows text literally); see bot/markdown.py.
+
 Right-to-left languages (Persian) get every placeholder wrapped in Unicode
 isolates (FSI … PDI), so names, numbers and cards keep their own direction
 inside the sentence; mentions are isolated whole, never broken up.
@@ -30,6 +34,7 @@ import gettext
 import io
 import logging
 import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 from string import Formatter
@@ -38,6 +43,8 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+
+from bot.markdown import escape, one_line
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +77,9 @@ VERBATIM = frozenset({"name", "other", "user"})
 MARKUP = re.compile(
     r"<(?:@[!&]?\d+|#\d+|t:-?\d+(?::[a-zA-Z])?|a?:\w+:\d+|/[^<>\n]+:\d+)>|https?://\S+")
 """Discord markup and links: their digits are addresses, never numbers to translate."""
+_ISOLATE_MARKS = re.compile("[\u2066-\u2069]")
+_DIRECTIONAL = frozenset({"R", "AL", "AN", "LRE", "LRO", "RLE", "RLO", "PDF"})
+"""Bidi classes that can reorder an LTR line around them (Unicode Bidi Algorithm)."""
 _MENTION_OPENERS = ("<@", "<@!", "<@&", "<#", "<t:")
 _MENTION = re.compile(r"<(?:@[!&]?|#|t:)[0-9]+(?::[a-zA-Z])?>")
 
@@ -160,6 +170,24 @@ class Translator:
     def isolate(self, text: str) -> str:
         """``text`` kept in its own direction inside a right-to-left line."""
         return FSI + text + PDI if self.rtl and text else text
+
+    def name(self, text: str) -> str:
+        """A user-supplied name where Discord renders markdown: escaped and isolated."""
+        return self._isolate_name(escape(text))
+
+    def plain(self, text: str) -> str:
+        """A user-supplied name where Discord shows text literally (labels, footers): isolated."""
+        return self._isolate_name(one_line(text))
+
+    def _isolate_name(self, text: str) -> str:
+        """Isolated in every language when it could change the line's direction (a
+        right-to-left letter or override ends with the name instead of running on to the end
+        of the line); a name's own isolate marks are dropped so it cannot close ours early."""
+        text = _ISOLATE_MARKS.sub("", text)
+        if text and (self.rtl or any(unicodedata.bidirectional(c) in _DIRECTIONAL
+                                     for c in text)):
+            return FSI + text + PDI
+        return text
 
     def _fill(self, template: str, params: dict[str, object]) -> str:
         names = _fields(template)

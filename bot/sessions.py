@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.ai_runner import AiRunner, Player, make_player
 from bot.clock import Clock, SystemClock
-from bot.errors import BotError, NoGame, NotAllowed, NotSeated, StaleButton
+from bot.errors import BotError, NoGame, NotAllowed, NotAMove, NotSeated, StaleButton
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_
 from bot.outbox import Outbox, Write
@@ -31,10 +31,16 @@ from bot.persistence import Persistence
 from bot.store import SeatResult, Store
 from bot.timers import TimerState, Watchdog, require_turn_timeout, server_turn_timeout
 from game import Action, Event, EventKind, Game, PlayerView, player_view, rng
+from game.errors import MalformedRecord
 
 log = logging.getLogger(__name__)
 
 MAX_SEATS = 6
+SNAPSHOT_FORMAT = 1
+SHORT_ID = 12
+"""Hex digits of the game id that components carry (48 bits: no two games of a channel meet)."""
+MAX_NAME = 32
+"""A seat's name is cut to Discord's longest display name, so every label built from it fits."""
 ROUND_EDGES = (EventKind.ROUND_OVER, EventKind.ROUND_STARTED, EventKind.GAME_OVER)
 
 
@@ -96,6 +102,11 @@ class Session(Persistence):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ---- questions -------------------------------------------------------
+    @property
+    def short_id(self) -> str:
+        """The id this lobby's and game's buttons carry (:mod:`cogs.buttons`)."""
+        return self.game_id[:SHORT_ID]
+
     def seat_of(self, user_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
 
@@ -140,19 +151,25 @@ class Session(Persistence):
             await self._changed(snapshot=True)
 
     async def leave(self, user_id: int) -> None:
+        """Leave the lobby; a host who leaves hands hosting to the first human still seated."""
         async with self.lock:
             self._require_lobby()
             seat = self.require_seat(user_id)
             del self.seats[seat]
+            if user_id == self.host_id:
+                self.host_id = next(
+                    (s.user_id for s in self.seats if s.user_id is not None), user_id
+                )
             await self._changed(snapshot=True)
 
     async def add_ai(
-        self, name: str = "AI {n}", figures: Callable[[int], str] = str
+        self, user_id: int, name: str = "AI {n}", figures: Callable[[int], str] = str
     ) -> None:
-        """Seat an AI named ``name`` (``{n}``: the first free number, written by ``figures``;
-        the lobby translates both, so a Persian table seats «ربات ۲»)."""
+        """The host seats an AI named ``name`` (``{n}``: the first free number, written by
+        ``figures``; the lobby translates both, so a Persian table seats «ربات ۲»)."""
         async with self.lock:
             self._require_lobby()
+            self._require_host(user_id)
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             number = 1
@@ -161,10 +178,24 @@ class Session(Persistence):
             self.seats.append(Seat(None, name.format(n=figures(number))))
             await self._changed(snapshot=True)
 
+    async def remove_ai(self, user_id: int) -> None:
+        """The host removes the AI seated last."""
+        async with self.lock:
+            self._require_lobby()
+            self._require_host(user_id)
+            seat = next((i for i in reversed(range(len(self.seats)))
+                         if self.seats[i].user_id is None), None)
+            if seat is None:
+                raise BotError(N_("There is no AI seat to remove."))
+            del self.seats[seat]
+            await self._changed(snapshot=True)
+
     async def start(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
+            if self.seat_of(user_id) is None:
+                raise NotAllowed(N_("You left this lobby: join it again to start the game."))
             if not 2 <= len(self.seats) <= MAX_SEATS:
                 raise BotError(N_("A game needs 2 to 6 players; {n} seated."), n=len(self.seats))
             names = [s.name for s in self.seats]
@@ -189,7 +220,10 @@ class Session(Persistence):
             seat = self.require_seat(user_id)
             if version is not None and version != self.version:
                 raise StaleButton()
-            action = Action.parse(text)
+            try:
+                action = Action.parse(text)
+            except MalformedRecord:
+                raise NotAMove() from None
             return await self._apply(game, seat, action)
 
     async def ai_step(self) -> bool:
@@ -253,7 +287,7 @@ class Session(Persistence):
 
     def _free_name(self, name: str) -> str:
         taken = {s.name for s in self.seats}
-        base = name.strip() or "player"
+        base = " ".join(name.split())[:MAX_NAME] or "player"
         candidate, n = base, 2
         while candidate in taken:
             candidate, n = f"{base} ({n})", n + 1
@@ -316,7 +350,8 @@ class Sessions:
         session = Session(
             self, guild_id, channel_id, host[0], variant, options, locale=locale, seed=seed
         )
-        session.seats = list(seats) if seats is not None else [Seat(host[0], host[1])]
+        session.seats = (list(seats) if seats is not None
+                         else [Seat(host[0], session._free_name(host[1]))])
         session.answer = answer
         if turn_timeout is None:
             turn_timeout = await server_turn_timeout(self.store, guild_id)

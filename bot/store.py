@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot import faults
+from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import STATE, Owed, Write
 from bot.results import SeatResult, Standing
 from bot.results import wilson_lower_bound as wilson_lower_bound  # re-exported
@@ -99,13 +101,21 @@ class SqliteStore:
         ``synchronous`` is; ``NORMAL`` syncs at checkpoints rather than at each commit, so a
         power cut (or an OS crash) may lose the last commits before it, never the file.
         """
-        self._db = await aiosqlite.connect(self.path)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._migrate()
+        if self._db is not None:
+            return  # python -m bot opens the store before logging in; setup_hook again
+        try:
+            # checked first, reading only: a file that is not a sound database stays untouched
+            await asyncio.to_thread(probe, self.path)
+            self._db = await aiosqlite.connect(self.path, timeout=OPEN_TIMEOUT)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._migrate()
+        except sqlite3.Error as error:
+            await self.close()
+            raise StoreError(open_problem(self.path, error)) from error
 
     async def close(self) -> None:
         if self._db is not None:

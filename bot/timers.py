@@ -45,6 +45,8 @@ TURN_TIMEOUT_SETTING = "turn_timeout"
 
 def valid_turn_timeout(seconds: int) -> bool:
     """0 (no turn timer) or MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT seconds."""
+    if type(seconds) is not int:  # a forged option of another type
+        return False
     return seconds == 0 or MIN_TURN_TIMEOUT <= seconds <= MAX_TURN_TIMEOUT
 
 

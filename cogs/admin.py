@@ -19,7 +19,7 @@ from bot.timers import (
     require_turn_timeout,
     server_turn_timeout,
 )
-from cogs.common import is_moderator, place, public_tr
+from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import VARIANTS, lobby_payload
 from cogs.render import COLOUR
@@ -88,8 +88,8 @@ class Admin(commands.Cog):
                 tr.plural("Turn timeout: {n} second (0: no timer).",
                           "Turn timeout: {n} seconds (0: no timer).", current), ephemeral=True)
             return
-        require_server_manager(interaction)
         require_turn_timeout(seconds)
+        require_server_manager(interaction)
         await self.bot.store.set_guild_setting(guild_id, TURN_TIMEOUT_SETTING, str(seconds))
         text = (tr.plural("Turn timeout set to {n} second for new games.",
                           "Turn timeout set to {n} seconds for new games.", seconds) if seconds
@@ -103,7 +103,7 @@ class Admin(commands.Cog):
         name = interaction.user.display_name
         await session.stop(interaction.user.id, is_moderator(interaction), name)
         tr = public_tr(session)
-        text = tr("{name} stopped the game. It counts for nobody.", name=name)
+        text = tr("{name} stopped the game. It counts for nobody.", name=tr.name(name))
         await interaction.response.send_message(text)
         if was_playing:
             await self.bot.sessions.publish(session)  # the table, closed (committed with it)
@@ -123,6 +123,7 @@ class Admin(commands.Cog):
     @app_commands.describe(variant="Rule set (default classic)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction, variant: str = "classic") -> None:
+        require_variant(variant)
         tr = user_tr(interaction)
         embed = discord.Embed(title=tr(find_rules(variant).title), colour=COLOUR)
         embed.description = "\n\n".join(rules_paragraphs(tr, variant))

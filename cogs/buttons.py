@@ -1,9 +1,16 @@
 """Persistent components: ``discord.ui.DynamicItem`` with versioned custom_ids.
 
-``lama:v1:<kind>:<channel_id>:...``: the channel finds the session, the
-game version (where present) detects a click on a button drawn for an
-older state. Every callback goes to a cog method through :func:`route`,
-which turns refusals into an ephemeral answer in one place.
+``lama:v2:<kind>:<game>:...``: ``<game>`` is the short id of the lobby or game the
+component was drawn for (:func:`bot.sessions.short_id`), the game version (where
+present) detects a click on a button drawn for an older state. Channel and guild
+are never read from the custom_id: they come from the interaction itself, so a
+button copied (or forged) into another channel acts on nothing there, and a
+button kept from an earlier game in the same channel is out of date.
+
+Components of the first format (``lama:v1:…``, which carried the channel) may
+still sit in channels after an upgrade: :class:`LegacyButton` answers them with
+a clear "out of date". Every callback goes to a cog method through
+:func:`route`, which turns refusals into an ephemeral answer in one place.
 """
 
 from __future__ import annotations
@@ -13,10 +20,24 @@ from typing import Any
 
 import discord
 
+from bot.errors import LegacyButtonUsed
 from cogs.replies import refuse
 
-PREFIX = "lama:v1"
-LOBBY_OPS = ("join", "leave", "ai", "start", "cancel")
+PREFIX = "lama:v2"
+LEGACY_PREFIX = "lama:v1"
+GAME = r"(?P<game>[0-9a-f]{1,32})"
+LOBBY_OPS = ("join", "leave", "start", "cancel")
+AI_OPS = ("ai", "noai")
+"""The host's AI seat buttons (Add AI, Remove AI), drawn on their own row."""
+CUSTOM_ID_MAX = 100
+
+
+def custom_id(*parts: object) -> str:
+    """``lama:v2:part:part…``, checked against Discord's 100-character limit."""
+    text = ":".join([PREFIX, *map(str, parts)])
+    if len(text) > CUSTOM_ID_MAX:
+        raise ValueError(f"custom_id over {CUSTOM_ID_MAX} characters: {text!r}")
+    return text
 
 
 async def route(interaction: discord.Interaction, cog: str, method: str, *args: Any) -> None:
@@ -32,97 +53,95 @@ async def route(interaction: discord.Interaction, cog: str, method: str, *args: 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"{PREFIX}:lobby:(?P<channel>\d+):(?P<op>{'|'.join(LOBBY_OPS)})",
+    template=rf"{PREFIX}:lobby:{GAME}:(?P<op>{'|'.join(LOBBY_OPS + AI_OPS)})",
 ):
-    def __init__(self, channel_id: int, op: str, label: str = "", style: Any = None) -> None:
+    def __init__(self, game: str, op: str, label: str = "", style: Any = None) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or op,
                 style=style or discord.ButtonStyle.secondary,
-                custom_id=f"{PREFIX}:lobby:{channel_id}:{op}",
+                custom_id=custom_id("lobby", game, op),
             )
         )
-        self.channel_id = channel_id
+        self.game = game
         self.op = op
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["channel"]), match["op"], item.label or "", item.style)
+        return cls(match["game"], match["op"], item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Lobby", "on_lobby_button", self.channel_id, self.op)
+        await route(interaction, "Lobby", "on_lobby_button", self.game, self.op)
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"{PREFIX}:rematch:(?P<channel>\d+):(?P<game>[0-9a-f]+)",
+    discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:rematch:{GAME}"
 ):
-    def __init__(self, channel_id: int, game_id: str, label: str = "Rematch") -> None:
+    """Carries the finished game's full id: the store finds its players and options."""
+
+    def __init__(self, game_id: str, label: str = "Rematch") -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.primary,
-                custom_id=f"{PREFIX}:rematch:{channel_id}:{game_id}",
+                custom_id=custom_id("rematch", game_id),
             )
         )
-        self.channel_id = channel_id
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> RematchButton:
-        return cls(int(match["channel"]), match["game"], item.label or "")
+        return cls(match["game"], item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Lobby", "on_rematch", self.channel_id, self.game_id)
+        await route(interaction, "Lobby", "on_rematch", self.game_id)
 
 
-class HandButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:(?P<channel>\d+)"
-):
-    def __init__(self, channel_id: int, label: str = "My hand") -> None:
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
+    def __init__(self, game: str, label: str = "My hand") -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.primary,
                 emoji="🃏",
-                custom_id=f"{PREFIX}:hand:{channel_id}",
+                custom_id=custom_id("hand", game),
             )
         )
-        self.channel_id = channel_id
+        self.game = game
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> HandButton:
-        return cls(int(match["channel"]), item.label or "")
+        return cls(match["game"], item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Table", "on_hand_button", self.channel_id)
+        await route(interaction, "Table", "on_hand_button", self.game)
 
 
-def act_custom_id(channel_id: int, version: int, action: str) -> str:
-    return f"{PREFIX}:act:{channel_id}:{version}:{action}"
+def act_custom_id(game: str, version: int, action: str) -> str:
+    return custom_id("act", game, version, action)
 
 
 class ActButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"{PREFIX}:act:(?P<channel>\d+):(?P<version>\d+):(?P<action>[^:]+)",
+    template=rf"{PREFIX}:act:{GAME}:(?P<version>\d+):(?P<action>[^:]+)",
 ):
     def __init__(
-        self, channel_id: int, version: int, action: str, label: str = "", style: Any = None
+        self, game: str, version: int, action: str, label: str = "", style: Any = None
     ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or action,
                 style=style or discord.ButtonStyle.secondary,
-                custom_id=act_custom_id(channel_id, version, action),
+                custom_id=act_custom_id(game, version, action),
             )
         )
-        self.channel_id = channel_id
+        self.game = game
         self.version = version
         self.action = action
 
@@ -130,24 +149,22 @@ class ActButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ActButton:
-        return cls(
-            int(match["channel"]), int(match["version"]), match["action"], item.label or "",
-            item.style,
-        )
+        return cls(match["game"], int(match["version"]), match["action"], item.label or "",
+                   item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Table", "on_action", self.channel_id, self.version, self.action)
+        await route(interaction, "Table", "on_action", self.game, self.version, self.action)
 
 
 class ActSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"{PREFIX}:pick:(?P<channel>\d+):(?P<version>\d+):(?P<slot>[a-z]+)",
+    template=rf"{PREFIX}:pick:{GAME}:(?P<version>\d+):(?P<slot>[a-z]+)",
 ):
     """A choice among actions (a Kadabra 1's recipient, a dice discard); values are actions."""
 
     def __init__(
         self,
-        channel_id: int,
+        game: str,
         version: int,
         slot: str,
         options: list[discord.SelectOption] | None = None,
@@ -155,27 +172,41 @@ class ActSelect(
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"{PREFIX}:pick:{channel_id}:{version}:{slot}",
+                custom_id=custom_id("pick", game, version, slot),
                 options=options or [],
                 placeholder=placeholder,
             )
         )
-        self.channel_id = channel_id
+        self.game = game
         self.version = version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> ActSelect:
-        return cls(
-            int(match["channel"]), int(match["version"]), match["slot"], item.options,
-            item.placeholder,
-        )
+        return cls(match["game"], int(match["version"]), match["slot"], item.options,
+                   item.placeholder)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
         action = values[0] if values else ""
-        await route(interaction, "Table", "on_action", self.channel_id, self.version, action)
+        await route(interaction, "Table", "on_action", self.game, self.version, action)
 
 
-DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, ActSelect)
+class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGACY_PREFIX}:.*"):
+    """Any component of the first format (it named a channel): answered, never acted on."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LegacyButton:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await refuse(interaction, LegacyButtonUsed())
+
+
+DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, ActSelect, LegacyButton)

@@ -71,9 +71,11 @@ def by_chip(sentences: dict[str | None, str], chip: str | None) -> str:
 
 
 def event_text(tr: Translator, event: Event, names: Sequence[str]) -> str | None:
-    """One line for the table's log, or ``None`` for events not worth a line."""
-    who = names[event.seat] if event.seat is not None else "?"
-    other = names[event.other] if event.other is not None else None
+    """One line for the table's log, or ``None`` for events not worth a line.
+
+    Always shown where Discord renders markdown: the names are escaped here."""
+    who = tr.name(names[event.seat]) if event.seat is not None else "?"
+    other = tr.name(names[event.other]) if event.other is not None else None
     kind = event.kind
     card = event.card
     if kind is EventKind.ROUND_STARTED:

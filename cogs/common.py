@@ -8,6 +8,8 @@ import discord
 
 from bot.errors import BotError, CannotPost
 from bot.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
+from bot.markdown import escape
+from game import variant_names
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -46,3 +48,21 @@ def require_bot_can_post(interaction: discord.Interaction) -> None:
     allowed = interaction.app_permissions
     if not (allowed.view_channel and allowed.send_messages and allowed.embed_links):
         raise CannotPost()
+
+
+# ---- slash options: Discord's schema checks them, and so does the bot (forged payloads) ----
+def require_variant(variant: object) -> str:
+    """A known rule set's name, else a clear refusal."""
+    names = variant_names()
+    if not isinstance(variant, str) or variant not in names:
+        raise BotError(N_("There is no rule set called {name}. Choose one of: {names}."),
+                       name=escape(str(variant)[:40]), names=", ".join(names))
+    return variant
+
+
+def require_whole(option: str, value: object, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high`` (the option ``option``), else a clear refusal."""
+    if type(value) is not int or not low <= value <= high:
+        raise BotError(N_("{option} must be a whole number from {low} to {high}."),
+                       option=option, low=low, high=high)
+    return value

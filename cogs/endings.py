@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import N_, Translator
+from bot.markdown import BUTTON_LABEL, clip
 from cogs.buttons import RematchButton
 from cogs.cards import by_chip
 from cogs.render import COLOUR, Payload
@@ -30,7 +31,7 @@ def _line(
     before: PlayerView | None, after: PlayerView,
 ) -> str:
     """The seat's line of the round summary: name, points, why, new total."""
-    params = {"name": after.seats[seat].name, "points": f"{points:+d}", "total": total}
+    params = {"name": tr.name(after.seats[seat].name), "points": f"{points:+d}", "total": total}
     returned = next((e for e in events if e.kind is EventKind.RETURNED_CHIP and e.seat == seat),
                     None)
     if returned is not None:
@@ -62,29 +63,43 @@ def round_summary(
     return Payload(embed=embed)
 
 
-def ranking(view: PlayerView) -> list[int]:
-    """Seats, best first: fewest points (chip games) or most points (tutorial)."""
+def _result(view: PlayerView, seat: int) -> tuple[bool, int]:
+    """What places a seat: winning, then fewest points (chip games) or most (tutorial)."""
     sign = 1 if view.uses_chips else -1
-    return sorted(range(len(view.seats)),
-                  key=lambda s: (s not in view.winners, sign * view.seats[s].score, s))
+    return seat not in view.winners, sign * view.seats[seat].score
+
+
+def ranking(view: PlayerView) -> list[int]:
+    """Seats, best first; equal results keep seat order."""
+    return sorted(range(len(view.seats)), key=lambda s: (_result(view, s), s))
+
+
+def places(results: Sequence[object]) -> list[int]:
+    """Competition ranking of results already sorted best first: equal ones share a place
+    and the next place skips (1, 2, 2, 4)."""
+    out: list[int] = []
+    for index, result in enumerate(results):
+        out.append(out[-1] if index and result == results[index - 1] else index + 1)
+    return out
 
 
 def final_standings(
-    tr: Translator, view: PlayerView, channel_id: int, game_id: str, users: Sequence[int | None]
+    tr: Translator, view: PlayerView, game_id: str, users: Sequence[int | None]
 ) -> Payload:
     """The game's end: standings, winners, and a Rematch button."""
     embed = discord.Embed(title=tr("{title}: final standings", title=tr(view.title)), colour=COLOUR)
     lines = []
-    for place, seat in enumerate(ranking(view), start=1):
+    order = ranking(view)
+    for place, seat in zip(places([_result(view, s) for s in order]), order, strict=True):
         s = view.seats[seat]
         crown = " 🏆" if seat in view.winners else ""
         bot = " 🤖" if users[seat] is None else ""
         lines.append(tr.plural("{place}. **{name}**{bot}: {n} point{crown}",
                                "{place}. **{name}**{bot}: {n} points{crown}", s.score,
-                               place=place, name=s.name, bot=bot, crown=crown))
+                               place=place, name=tr.name(s.name), bot=bot, crown=crown))
     embed.description = "\n".join(lines)
-    winners = tr.join([tr.isolate(view.seats[s].name) for s in view.winners])
+    winners = tr.join([tr.name(view.seats[s].name) for s in view.winners])
     embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(RematchButton(channel_id, game_id, tr("Rematch")))
+    buttons.add_item(RematchButton(game_id, clip(tr("Rematch"), BUTTON_LABEL)))
     return Payload(embed=embed, view=buttons)

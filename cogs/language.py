@@ -12,8 +12,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 from bot.i18n import AUTO, LANGUAGE_SETTING, LANGUAGES, N_, pick, translator
+from bot.markdown import escape
 from cogs.common import lama_bot, place
 from cogs.replies import user_tr
 
@@ -53,6 +54,9 @@ async def config_language(interaction: discord.Interaction, language: str | None
                         "Discord language, and public messages follow the game's host."))
         await interaction.response.send_message(text, ephemeral=True)
         return
+    if language not in LANGUAGE_NAMES and language != AUTO:  # a forged option
+        raise BotError(N_("There is no language {name} here. Choose one of: {names}."),
+                       name=escape(str(language)[:40]), names=", ".join([*LANGUAGES, AUTO]))
     require_server_manager(interaction)
     await settings.set(guild_id, LANGUAGE_SETTING, language)
     locale = interaction.locale.value if interaction.locale else None

@@ -70,12 +70,12 @@ def note_payload(
             params["seconds"], user=user_id), mention=user_id)
     if kind == "timed_out":
         seat = params["seat"]
-        lines = [tr("⏰ {name} ran out of time.", name=names[seat])]
+        lines = [tr("⏰ {name} ran out of time.", name=tr.name(names[seat]))]
         lines += [t for e in visible_to(params["events"], None)
                   if (t := event_text(tr, e, names))]
         if params["handed_over"]:
             lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat "
-                            "now. {cmd_hand} takes it back.", name=names[seat]))
+                            "now. {cmd_hand} takes it back.", name=tr.name(names[seat])))
         return Payload(content="\n".join(lines))
     if kind == "idle":
         return Payload(content=tr.plural(
@@ -84,7 +84,7 @@ def note_payload(
             round(IDLE_TTL / 60)))
     if kind == "stopped":
         return Payload(content=tr("{name} stopped the game. It counts for nobody.",
-                                  name=params["name"]))
+                                  name=tr.name(params["name"])))
     return None
 
 
@@ -115,13 +115,13 @@ class Liveness(commands.Cog):
         if session.status is Status.LOBBY:
             await session.leave(user.id)
             await interaction.response.send_message(tr("{name} left the lobby.",
-                                                       name=user.display_name))
+                                                       name=tr.name(user.display_name)))
             await self.bot.sessions.publish(session)  # the lobby, owed by the commit
             return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
             "{name} left the game: an AI plays their seat now. {cmd_hand} takes it back.",
-            name=session.seats[seat].name))
+            name=tr.name(session.seats[seat].name)))
         await self.bot.sessions.publish(session)
 
     # ---- the watchdog's messages (bot.timers.Announcer) ------------------

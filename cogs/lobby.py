@@ -9,11 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError
+from bot.errors import BotError, NotAllowed
 from bot.i18n import N_, Translator
-from bot.sessions import Seat, Session, Status
+from bot.sessions import Session, Status
 from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
-from cogs.common import place, public_tr, require_bot_can_post, user_locale
+from cogs.common import (
+    place,
+    public_tr,
+    require_bot_can_post,
+    require_variant,
+    require_whole,
+    user_locale,
+)
 from cogs.render import Payload, lobby_message
 from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
@@ -23,12 +30,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+MAX_TARGET = 500
+MAX_ROUNDS = 50
 VARIANTS = [app_commands.Choice(name=name, value=name) for name in variant_names()]
 
 
 def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -> Payload:
     rules = find_rules(session.variant)
-    host = next((s.name for s in session.seats if s.user_id == session.host_id),
+    host = next((tr.name(s.name) for s in session.seats if s.user_id == session.host_id),
                 f"<@{session.host_id}>")
     opts = dict(rules.option_defaults, **session.options)
     seconds = session.timers.turn_timeout
@@ -41,7 +50,7 @@ def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -
                              "to {n} points; {seconds} s per turn", opts["target"],
                              seconds=seconds) if seconds > 0
                    else tr.plural("to {n} point", "to {n} points", opts["target"]))
-    return lobby_message(tr, session.channel_id, tr(rules.title), host,
+    return lobby_message(tr, session.short_id, tr(rules.title), host,
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
 
 
@@ -80,15 +89,21 @@ class Lobby(commands.Cog):
         self,
         interaction: discord.Interaction,
         variant: str = "classic",
-        target: app_commands.Range[int, 1, 500] | None = None,
-        rounds: app_commands.Range[int, 1, 50] | None = None,
+        target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         turn_timeout: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
     ) -> None:
         guild_id, channel_id = place(interaction)
-        require_bot_can_post(interaction)
-        user = interaction.user
+        # Discord checks these against the command's schema; a forged payload is refused too
+        require_variant(variant)
+        if target is not None:
+            require_whole("target", target, 1, MAX_TARGET)
+        if rounds is not None:
+            require_whole("rounds", rounds, 1, MAX_ROUNDS)
         if turn_timeout is not None:
             require_turn_timeout(turn_timeout)  # refused before anything changes
+        require_bot_can_post(interaction)
+        user = interaction.user
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
@@ -113,11 +128,12 @@ class Lobby(commands.Cog):
         if item is not None:
             outbox.done(item, session.lobby_message_id)
 
-    async def on_lobby_button(
-        self, interaction: discord.Interaction, channel_id: int, op: str
-    ) -> None:
+    async def on_lobby_button(self, interaction: discord.Interaction, game: str, op: str) -> None:
+        """A lobby button; the channel is the interaction's, the lobby must be the one drawn."""
+        guild_id, channel_id = place(interaction)
         session = self.bot.sessions.get(channel_id)
-        if session is None or session.status is not Status.LOBBY:
+        if (session is None or session.guild_id != guild_id or session.short_id != game
+                or session.status is not Status.LOBBY):
             raise BotError(N_("This lobby is closed."))
         user = interaction.user
         tr = public_tr(session)
@@ -127,10 +143,13 @@ class Lobby(commands.Cog):
         elif op == "leave":
             await in_time(interaction, session.leave(user.id))
         elif op == "ai":
-            await in_time(interaction, session.add_ai(tr.pattern(N_("AI {n}")), tr.figures))
+            await in_time(interaction, session.add_ai(user.id, tr.pattern(N_("AI {n}")),
+                                                      tr.figures))
+        elif op == "noai":
+            await in_time(interaction, session.remove_ai(user.id))
         elif op == "cancel":
             await in_time(interaction, session.cancel(user.id))
-            closed = tr("Cancelled by {name}.", name=user.display_name)
+            closed = tr("Cancelled by {name}.", name=tr.plain(user.display_name))
         elif op == "start":
             require_bot_can_post(interaction)
             await in_time(interaction, session.start(user.id))
@@ -148,20 +167,22 @@ class Lobby(commands.Cog):
         if item is not None:
             outbox.done(item)
 
-    async def on_rematch(
-        self, interaction: discord.Interaction, channel_id: int, game_id: str
-    ) -> None:
-        guild_id, _ = place(interaction)
-        require_bot_can_post(interaction)
+    async def on_rematch(self, interaction: discord.Interaction, game_id: str) -> None:
+        """A player of the finished game opens a lobby with its rules; only they are seated,
+        and the others join by clicking Join (nobody is seated without their consent)."""
+        guild_id, channel_id = place(interaction)
         stored = await in_time(interaction, self.bot.store.game(guild_id, game_id))
-        if stored is None:
+        if stored is None or stored["channel_id"] != channel_id:
             raise BotError(N_("That game is not known any more."))
-        record = stored["record"]
         user = interaction.user
-        seats = [Seat(s["user_id"], s["name"]) for s in stored["seats"]]
+        if all(s["user_id"] != user.id for s in stored["seats"]):
+            raise NotAllowed(N_("Only a player of that game can start a rematch. "
+                                "Use {cmd_start} to open a new game."))
+        require_bot_can_post(interaction)
+        record = stored["record"]
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
-            dict(record.get("options", {})), user_locale(interaction), seats=seats,
+            dict(record.get("options", {})), user_locale(interaction),
             answer=(interaction.application_id, interaction.token),
         ))
         await self._show_lobby(interaction, session)

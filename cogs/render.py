@@ -10,7 +10,8 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator
-from cogs.buttons import LOBBY_OPS, ActButton, ActSelect, HandButton, LobbyButton
+from bot.markdown import BUTTON_LABEL, FIELD_VALUE, SELECT_LABEL, SELECT_PLACEHOLDER, clip
+from cogs.buttons import AI_OPS, LOBBY_OPS, ActButton, ActSelect, HandButton, LobbyButton
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text
 from game import Action, ActionType, Card, Event, Phase, PlayerView
 
@@ -61,11 +62,12 @@ def options_text(tr: Translator, view: PlayerView) -> str:
 
 
 def lobby_message(
-    tr: Translator, channel_id: int, title: str, host: str, seats: Sequence[tuple[str, bool]],
+    tr: Translator, game: str, title: str, host: str, seats: Sequence[tuple[str, bool]],
     options: str, closed: str | None = None,
 ) -> Payload:
-    """The public lobby: seats and (unless ``closed``) Join, Leave, Add AI, Start, Cancel."""
-    lines = [f"{tr.figures(i + 1)}. {'🤖 ' if ai else ''}{tr.isolate(name)}"
+    """The public lobby: seats and (unless ``closed``) Join, Leave, Start, Cancel, and the
+    host's Add AI and Remove AI. ``host`` is already escaped (a name or a mention)."""
+    lines = [f"{tr.figures(i + 1)}. {'🤖 ' if ai else ''}{tr.name(name)}"
              for i, (name, ai) in enumerate(seats)]
     embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
     embed.description = "\n".join(lines) or tr("Nobody is seated yet.")
@@ -78,15 +80,25 @@ def lobby_message(
     labels = {
         "join": (tr("Join"), discord.ButtonStyle.success),
         "leave": (tr("Leave"), discord.ButtonStyle.secondary),
-        "ai": (tr("Add AI"), discord.ButtonStyle.secondary),
         "start": (tr("Start"), discord.ButtonStyle.primary),
         "cancel": (tr("Cancel"), discord.ButtonStyle.danger),
     }
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         label, style = labels[op]
-        view.add_item(LobbyButton(channel_id, op, label, style))
+        view.add_item(LobbyButton(game, op, label, style))
+    for item in ai_buttons(tr, game):
+        view.add_item(item)
     return Payload(embed=embed, view=view)
+
+
+def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
+    """The host's AI seat controls (second row): Add AI, Remove AI."""
+    labels = {"ai": tr("Add AI"), "noai": tr("Remove AI")}
+    items = [LobbyButton(game, op, labels[op]) for op in AI_OPS]
+    for item in items:
+        item.item.row = 1
+    return items
 
 
 # ---- the public table ----------------------------------------------------------------
@@ -95,7 +107,7 @@ def lobby_message(
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     s = view.seats[seat]
     marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
-    parts = [f"{marker} **{tr.isolate(s.name)}**{' 🤖' if ai else ''}"]
+    parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
         parts.append(tr.isolate(tr.figures(cards_text(s.tiles))))
     else:
@@ -111,7 +123,7 @@ def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
 
 
 def table_message(
-    tr: Translator, view: PlayerView, channel_id: int, users: Sequence[int | None],
+    tr: Translator, view: PlayerView, game: str, users: Sequence[int | None],
     recent: Sequence[Event],
 ) -> Payload:
     """The public table: everything public, the log, and a ping for the player to act."""
@@ -135,24 +147,25 @@ def table_message(
         lines.append(tr("Magic token {token}: in the supply", token=TOKEN)
                      if view.token_holder is None
                      else tr("Magic token {token}: {name}", token=TOKEN,
-                             name=view.seats[view.token_holder].name))
+                             name=tr.name(view.seats[view.token_holder].name)))
     lines.append("")
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
     names = [s.name for s in view.seats]
     log = [text for e in recent if (text := event_text(tr, e, names))]
     if log:
-        embed.add_field(name=tr("Last moves"), value="\n".join(log[-5:])[:1024], inline=False)
+        embed.add_field(name=tr("Last moves"), value=clip("\n".join(log[-5:]), FIELD_VALUE),
+                        inline=False)
     embed.set_footer(text=options_text(tr, view))
     content, mention = None, None
     if view.to_act is not None:
         user = users[view.to_act]
         if user is None:
-            content = tr("{name} is thinking…", name=view.seats[view.to_act].name)
+            content = tr("{name} is thinking…", name=tr.name(view.seats[view.to_act].name))
         else:
             content, mention = tr("<@{user}>, it is your turn.", user=user), user
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(HandButton(channel_id, tr("My hand")))
+    buttons.add_item(HandButton(game, clip(tr("My hand"), BUTTON_LABEL)))
     return Payload(content=content, embed=embed, view=buttons, mention=mention)
 
 
@@ -191,7 +204,7 @@ STYLES = {
 
 
 def action_components(
-    tr: Translator, view: PlayerView, channel_id: int, version: int
+    tr: Translator, view: PlayerView, game: str, version: int
 ) -> discord.ui.View:
     """One button per legal action; selects for a Kadabra 1's recipient and long discard lists."""
     counts = Counter(view.hand if view.seats[view.me or 0].tiles is None else
@@ -204,19 +217,22 @@ def action_components(
     selects: list[ActSelect] = []
     if gifts:
         options = [
-            discord.SelectOption(label=view.seats[a.give_to].name, value=str(a))
+            discord.SelectOption(label=clip(tr.plain(view.seats[a.give_to].name), SELECT_LABEL),
+                                 value=str(a))
             for a in gifts if a.give_to is not None
         ]
         card = short_label(gifts[0].card) if gifts[0].card else "1"
-        placeholder = tr("Play {card} and give a chip to…", card=card)
-        selects.append(ActSelect(channel_id, version, "gift", options, placeholder))
+        placeholder = clip(tr("Play {card} and give a chip to…", card=card), SELECT_PLACEHOLDER)
+        selects.append(ActSelect(game, version, "gift", options, placeholder))
     if as_select:
-        options = [discord.SelectOption(label=action_label(tr, a, counts), value=str(a))
-                   for a in discards[:25]]
-        selects.append(ActSelect(channel_id, version, "discard", options, tr("Discard…")))
+        options = [discord.SelectOption(label=clip(action_label(tr, a, counts), SELECT_LABEL),
+                                        value=str(a)) for a in discards[:25]]
+        selects.append(ActSelect(game, version, "discard", options,
+                                 clip(tr("Discard…"), SELECT_PLACEHOLDER)))
     room = (MAX_ROWS - len(selects)) * MAX_ROW_BUTTONS
     for index, action in enumerate(buttons[:room]):
-        item = ActButton(channel_id, version, str(action), action_label(tr, action, counts),
+        item = ActButton(game, version, str(action),
+                         clip(action_label(tr, action, counts), BUTTON_LABEL),
                          STYLES.get(action.type))
         item.item.row = index // MAX_ROW_BUTTONS
         components.add_item(item)
@@ -227,11 +243,11 @@ def action_components(
 
 
 def hand_message(
-    tr: Translator, view: PlayerView, channel_id: int, version: int, note: str | None = None
+    tr: Translator, view: PlayerView, game: str, version: int, note: str | None = None
 ) -> Payload:
     """The ephemeral hand of ``view.me``: their cards, the table, their legal actions."""
     me = view.seats[view.me or 0]
-    embed = discord.Embed(title=tr("{name}, your hand", name=me.name), colour=COLOUR)
+    embed = discord.Embed(title=tr("{name}, your hand", name=tr.name(me.name)), colour=COLOUR)
     lines = []
     if note:
         lines += [note, ""]
@@ -252,13 +268,13 @@ def hand_message(
     elif view.my_turn:
         lines.append(tr("**Your turn.**"))
     elif view.to_act is not None:
-        lines.append(tr("Waiting for {name}.", name=view.seats[view.to_act].name))
+        lines.append(tr("Waiting for {name}.", name=tr.name(view.seats[view.to_act].name)))
     if view.phase is Phase.PLAY and view.my_turn and view.hand and view.top is not None:
         playable = {a.card for a in view.legal if a.type is ActionType.PLAY}
         held = [c for c in view.hand if c not in playable]
         if held:
             lines.append(tr("Not playable now: {cards}", cards=cards_text(held)))
     embed.description = "\n".join(lines)
-    components = (action_components(tr, view, channel_id, version) if view.my_turn
+    components = (action_components(tr, view, game, version) if view.my_turn
                   else discord.ui.View(timeout=None))
     return Payload(embed=embed, view=components)

@@ -7,9 +7,9 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.errors import BotError
-from bot.i18n import LANGUAGE_SETTING, Translator, pick, translator
-from game import GameOver, NotYourTurn, RulesError
+from bot.errors import BotError, NotAMove
+from bot.i18n import COMMAND_NAME, LANGUAGE_SETTING, Translator, pick, translator
+from game import GameOver, IllegalAction, MalformedRecord, NotYourTurn
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +25,18 @@ def user_tr(interaction: discord.Interaction) -> Translator:
 def refusal_text(tr: Translator, error: BaseException) -> str | None:
     """What to tell the user, or ``None`` for an unexpected error."""
     if isinstance(error, BotError):
-        return tr(error.message, **error.params)
+        params = dict(error.params)
+        if isinstance(params.get("option"), str):  # a slash option, as this language names it
+            params["option"] = tr.context(COMMAND_NAME, params["option"]) or params["option"]
+        return tr(error.message, **params)
     if isinstance(error, NotYourTurn):
         return tr("It is not your turn.")
     if isinstance(error, GameOver):
         return tr("This game is over.")
-    if isinstance(error, RulesError):
+    if isinstance(error, IllegalAction):  # only an action the engine refused is a move
         return tr("That move is not allowed now.")
+    if isinstance(error, MalformedRecord):  # text that names no move (a forged component)
+        return tr(NotAMove.message)
     return None
 
 

@@ -8,9 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import Translator
+from bot.errors import BotError
+from bot.i18n import N_, Translator
+from bot.markdown import EMBED_TITLE, clip
 from bot.store import Standing
-from cogs.common import place
+from cogs.common import place, require_variant
+from cogs.endings import places
 from cogs.lobby import VARIANTS
 from cogs.render import COLOUR
 from cogs.replies import user_tr
@@ -36,8 +39,14 @@ def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
         "rating {rating}",
         "{place}. **{name}**: {wins} of {n} games won ({rate}%), {avg} points per game, "
         "rating {rating}",
-        s.games, place=place_no, name=s.name, wins=s.wins, rate=round(100 * s.win_rate),
-        avg=tr.decimal(s.average_points), rating=tr.decimal(s.rating, 2))
+        s.games, place=place_no, name=tr.name(s.name), wins=s.wins,
+        rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points),
+        rating=tr.decimal(s.rating, 2))
+
+
+def result(s: Standing) -> tuple[float, int, int]:
+    """What orders the board (the store sorts by it): equal results share a place."""
+    return s.rating, s.wins, s.games
 
 
 class Stats(commands.Cog):
@@ -66,12 +75,16 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, variant: str | None = None
     ) -> None:
         guild_id, _ = place(interaction)
+        if variant is not None:
+            require_variant(variant)
         tr = user_tr(interaction)
         standings = await self.bot.store.standings(guild_id, variant)
         title = tr("Leaderboard") if variant is None else tr(
             "Leaderboard: {variant}", variant=tr(find_rules(variant).title))
         embed = discord.Embed(title=title, colour=COLOUR)
-        lines = [standing_line(tr, i, s) for i, s in enumerate(standings[:TOP], start=1)]
+        shown = standings[:TOP]
+        lines = [standing_line(tr, p, s)
+                 for p, s in zip(places([result(s) for s in shown]), shown, strict=True)]
         embed.description = "\n".join(lines) or tr("No finished games yet.")
         embed.set_footer(text=tr("Ranked by a cautious estimate of the win rate (Wilson lower "
                                  "bound), so a single lucky game does not top the board."))
@@ -82,10 +95,13 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         guild_id, _ = place(interaction)
+        if user is not None and not isinstance(user, discord.abc.User):  # a forged option
+            raise BotError(N_("{option} must be a member of this server."), option="user")
         tr = user_tr(interaction)
         who = user or interaction.user
         standing = await self.bot.store.standing(guild_id, who.id)
-        embed = discord.Embed(title=tr("{name}'s record", name=who.display_name), colour=COLOUR)
+        title = tr("{name}'s record", name=tr.name(who.display_name))
+        embed = discord.Embed(title=clip(title, EMBED_TITLE), colour=COLOUR)
         if standing is None:
             embed.description = tr("No finished games yet.")
         else:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import StaleButton
+from bot.errors import GameGone, StaleButton
 from bot.outbox import EVENT, STATE, ChannelGone, Owed
 from bot.sessions import Change, Session, Status
 from bot.takeover import take_back
@@ -58,26 +58,37 @@ class Table(commands.Cog):
         back = await take_back(session, interaction.user.id)
         tr = user_tr(interaction)
         note = tr("You are back in control of your seat.") if back else None
-        await self.on_hand_button(interaction, channel_id, note)
+        await self._show_hand(interaction, session, note)
         if back:
             await self.bot.sessions.publish(session)
 
-    async def on_hand_button(
-        self, interaction: discord.Interaction, channel_id: int, note: str | None = None
+    def drawn_for(self, interaction: discord.Interaction, game: str) -> Session:
+        """The session a button acts on: this channel's (from the interaction, never from the
+        custom_id), and only if it is the game the button was drawn for."""
+        guild_id, channel_id = place(interaction)
+        session = self.bot.sessions.get(channel_id)
+        if session is None or session.guild_id != guild_id or session.short_id != game:
+            raise GameGone()
+        return session
+
+    async def on_hand_button(self, interaction: discord.Interaction, game: str) -> None:
+        await self._show_hand(interaction, self.drawn_for(interaction, game))
+
+    async def _show_hand(
+        self, interaction: discord.Interaction, session: Session, note: str | None = None
     ) -> None:
-        session = self.bot.sessions.require(channel_id)
         seat = session.require_seat(interaction.user.id)
         payload = self.hand_payload(interaction, session, seat, note)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
 
     async def on_action(
-        self, interaction: discord.Interaction, channel_id: int, version: int, action: str
+        self, interaction: discord.Interaction, game: str, version: int, action: str
     ) -> None:
         """A click on a hand's action: apply, answer by editing the hand, then the table.
 
         The action is saved before the answer; a slow save defers the answer (cogs.timely).
         """
-        session = self.bot.sessions.require(channel_id)
+        session = self.drawn_for(interaction, game)
         tr = user_tr(interaction)
         try:
             events = await in_time(interaction, session.act(interaction.user.id, version, action))
@@ -98,7 +109,7 @@ class Table(commands.Cog):
     def hand_payload(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
     ) -> Payload:
-        return hand_message(user_tr(interaction), session.view(seat), session.channel_id,
+        return hand_message(user_tr(interaction), session.view(seat), session.short_id,
                             session.version, note)
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
@@ -135,7 +146,7 @@ class Table(commands.Cog):
             if closing is None or session.game is None or session.table_message_id is None:
                 return items
             users = [None if s.is_ai else s.user_id for s in session.seats]
-            closed = table_message(tr, session.view(None), session.channel_id, users,
+            closed = table_message(tr, session.view(None), session.short_id, users,
                                    session.recent)
             closed.content, closed.mention = closing.content, None
             return [self._owe(session, STATE, "table", {
@@ -146,15 +157,14 @@ class Table(commands.Cog):
         view = session.view(None)
         users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
         if status is Status.FINISHED:
-            payload = table_message(tr, view, session.channel_id, users, session.recent)
+            payload = table_message(tr, view, session.short_id, users, session.recent)
             payload.content, payload.mention = None, None
             items.append(self._owe(session, STATE, "table", {
                 "final": payload_body(payload), "message_id": session.table_message_id,
                 "game_id": session.game_id}))
-            end = final_standings(tr, view, session.channel_id, session.game_id, users)
+            end = final_standings(tr, view, session.game_id, users)
             body = payload_body(end)
-            body["rematch"] = {"channel_id": session.channel_id, "game_id": session.game_id,
-                               "label": tr("Rematch")}
+            body["rematch"] = {"game_id": session.game_id, "label": tr("Rematch")}
             items.append(self._owe(session, EVENT, "standings", body))
             return items
         to_act = view.to_act
@@ -199,7 +209,7 @@ class Table(commands.Cog):
                      ) -> int:
         tr = public_tr(session)
         users = [None if s.is_ai else s.user_id for s in session.seats]
-        payload = table_message(tr, session.view(None), session.channel_id, users, session.recent)
+        payload = table_message(tr, session.view(None), session.short_id, users, session.recent)
         old = session.table_message_id
         if not item.body.get("repost") and old is not None:
             try:
@@ -303,8 +313,7 @@ def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
     rematch = body.get("rematch")
     if rematch is not None:
         payload.view = discord.ui.View(timeout=None)
-        payload.view.add_item(RematchButton(int(rematch["channel_id"]), rematch["game_id"],
-                                            rematch["label"]))
+        payload.view.add_item(RematchButton(rematch["game_id"], rematch["label"]))
     return payload.kwargs()
 
 

@@ -6,22 +6,22 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fakediscord import FakeDiscord, Member, Message, TextChannel
+from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 WAIT = 10.0
 
 
 def is_table(message: Message) -> bool:
-    return any(b.custom_id.startswith("lama:v1:hand:") for b in message.buttons)
+    return any(b.custom_id.startswith("lama:v2:hand:") for b in message.buttons)
 
 
 def is_final(message: Message) -> bool:
-    return any(b.custom_id.startswith("lama:v1:rematch:") for b in message.buttons)
+    return any(b.custom_id.startswith("lama:v2:rematch:") for b in message.buttons)
 
 
 def action_buttons(message: Message) -> list[str]:
-    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v1:act:")]
+    return [b.custom_id for b in message.buttons if b.custom_id.startswith("lama:v2:act:")]
 
 
 @dataclass
@@ -43,6 +43,17 @@ def current(channel: TextChannel) -> Turn | None:
         return None
     match = MENTION.search(table.content or "")
     return Turn(table, (table.id, table.edits), int(match[1]) if match else None)
+
+
+async def settled(result: InteractionResult) -> Message:
+    """The clicked message as the click left it: edited in the answer (type 7), or edited
+    after a deferral (type 6), which a save slower than cogs.timely.DEFER_AFTER causes on a
+    busy machine. Tests wait for either, so they do not depend on the machine's speed."""
+    assert result.type in (6, 7), f"a click is answered by editing its message: {result}"
+    if result.type == 6:
+        return await result.wait_edit(timeout=WAIT)
+    assert result.message is not None
+    return result.message
 
 
 Chooser = Callable[[Member, Message], tuple[str, str | None]]
@@ -87,7 +98,5 @@ async def play_out(
                 result = await member.click(hand, custom_id)
             else:
                 result = await member.select(hand, value, custom_id=custom_id)
-            assert result.type == 7, "a hand's action is answered by editing the hand"
-            assert result.message is not None
-            hand = result.message
+            hand = await settled(result)
     raise AssertionError("the game did not end")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 import cogs.timely
 from fakediscord import Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, current, play_out
+from tests.bot.helpers import WAIT, action_buttons, current, play_out, settled
 from tests.bot.test_restart import stored_actions, take_turn
 
 
@@ -49,12 +50,30 @@ class GatedSaves:
         self.original: Callable[..., Awaitable[None]] = world.bot.store.write
         self.gate = asyncio.Event()
         self.waiting = 0
+        self.entered = asyncio.Event()  # a save is blocked at the gate
         world.bot.store.write = self.save  # type: ignore[method-assign]
 
     async def save(self, *args: Any) -> None:
         self.waiting += 1
+        self.entered.set()
         await self.gate.wait()
         await self.original(*args)
+
+
+@contextlib.contextmanager
+def deferring_at_once() -> Iterator[None]:
+    """Defer without waiting, for clicks made while the store is held stuck by the test.
+
+    Deterministic: such a click cannot finish first, so it is always deferred, whatever the
+    machine's speed. Outside this block the bot waits its usual DEFER_AFTER, so other clicks
+    are answered directly (a short wait there made a slow save on a busy machine defer a
+    click the test expected to be answered directly)."""
+    saved = cogs.timely.DEFER_AFTER
+    cogs.timely.DEFER_AFTER = 0
+    try:
+        yield
+    finally:
+        cogs.timely.DEFER_AFTER = saved
 
 
 async def test_two_clicks_of_one_button_at_once_apply_once(world: World) -> None:
@@ -64,9 +83,9 @@ async def test_two_clicks_of_one_button_at_once_apply_once(world: World) -> None
     draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
     before = len(stored_actions(db_of(world)))
     results = await asyncio.gather(world.ana.click(hand, draw), world.ana.click(hand, draw))
-    assert all(r.type == 7 for r in results), "both clicks are answered"
+    texts = [(await settled(r)).text for r in results]  # both clicks are answered
     assert len(stored_actions(db_of(world))) == before + 1, "the card was drawn once"
-    assert "out of date" in results[0].message.text + results[1].message.text  # type: ignore[union-attr]
+    assert "out of date" in texts[0] + texts[1]
 
 
 async def test_two_players_clicking_at_once_apply_only_the_legal_move(world: World) -> None:
@@ -89,22 +108,22 @@ async def test_two_players_clicking_at_once_apply_only_the_legal_move(world: Wor
     assert after[: len(before)] == before and len(after) == len(before) + 1
     assert after[-1][0] == 0, "only ana's move was applied (seat 0)"
     assert "out of date" in ben_click.message.text  # type: ignore[union-attr]
-    assert ana_click.type == 7 and "out of date" not in ana_click.message.text  # type: ignore[union-attr]
+    assert "out of date" not in (await settled(ana_click)).text
 
 
-async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.slow  # plays the game to its end
+async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(world: World) -> None:
     assert cogs.timely.DEFER_AFTER < 3, "Discord's limit for the first answer"
-    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
     table = await start(world)
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None
     draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
     before = len(stored_actions(db_of(world)))
     saves = GatedSaves(world)
-    reply = await world.ana.click(hand, draw)  # returns once answered: the store still blocks
+    with deferring_at_once():
+        reply = await world.ana.click(hand, draw)  # answered while the store still blocks
     assert reply.type == 6, "deferred while the store is stuck"
+    await asyncio.wait_for(saves.entered.wait(), WAIT)
     assert saves.waiting == 1 and len(stored_actions(db_of(world))) == before
     saves.gate.set()
     edited = await reply.wait_for(lambda m: "Waiting for ben" in m.text)
@@ -113,15 +132,13 @@ async def test_a_stuck_store_still_answers_in_time_and_the_move_lands(
     await play_out(world.fake, world.table, world.members)
 
 
-async def test_an_expired_token_never_stops_the_game(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
+async def test_an_expired_token_never_stops_the_game(world: World) -> None:
     table = await start(world, ai=True)
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None
     saves = GatedSaves(world)
-    reply = await world.ana.click(hand, action_buttons(hand)[0])
+    with deferring_at_once():
+        reply = await world.ana.click(hand, action_buttons(hand)[0])
     assert reply.type == 6
     world.fake.clock.advance(901)  # the click's token expires while the store is stuck
     seen = current(world.table)
@@ -138,6 +155,7 @@ async def test_an_expired_token_never_stops_the_game(
     world.fake.refusals.remove(expired[0])
 
 
+@pytest.mark.slow  # plays the game to its end
 async def test_a_dropped_gateway_loses_no_game(world: World) -> None:
     await start(world)
     for _ in range(3):
@@ -164,17 +182,16 @@ async def test_a_failed_table_edit_loses_nothing_and_the_table_catches_up(
     assert "AI 1" in final.text and finished_games(world) == [("finished", 1)]
 
 
-async def test_a_stuck_store_still_answers_lobby_clicks_and_start_in_time(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(cogs.timely, "DEFER_AFTER", 0.2)
+async def test_a_stuck_store_still_answers_lobby_clicks_and_start_in_time(world: World) -> None:
     saves = GatedSaves(world)
-    reply = await world.ana.slash(world.table, "lama start", target=20)  # the store is stuck
+    with deferring_at_once():
+        reply = await world.ana.slash(world.table, "lama start", target=20)  # store stuck
     assert reply.type == 5, "a slow /lama start is deferred, not failed"
     saves.gate.set()
     lobby = await reply.wait_for(lambda m: "ana" in m.text and bool(m.buttons))
     saves.gate.clear()
-    join = await world.ben.click(lobby, "Join")
+    with deferring_at_once():
+        join = await world.ben.click(lobby, "Join")
     assert join.type == 6, "a slow Join is deferred"
     assert "ben" not in lobby.text, "nothing shown before it is saved"
     saves.gate.set()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot import create_bot
 from bot.client import intents
 from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import current, play_out
+from tests.bot.helpers import action_buttons, current, play_out
 
 
 async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:
@@ -36,34 +38,37 @@ def test_no_privileged_intents() -> None:
     assert value.guilds
 
 
-async def test_ai_only_game_watched_by_its_host_then_rematch(world: World) -> None:
+@pytest.mark.slow  # a whole game
+async def test_a_game_against_ais_then_a_rematch(world: World) -> None:
     lobby = (await world.ana.slash(world.table, "lama start", variant="classic", target=8)).message
     assert lobby is not None
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Add AI")
-    await world.ana.click(lobby, "Leave")
     await world.ana.click(lobby, "Start")
     final = await play_out(world.fake, world.table, world.members)
     assert "AI 1" in final.text and "AI 2" in final.text
-    rematch = await world.ben.click(final, "Rematch")
+    stranger = await world.ben.click(final, "Rematch")
+    assert stranger.ephemeral and "Only a player" in stranger.message.text
+    rematch = await world.ana.click(final, "Rematch")
     new_lobby = rematch.message
     assert new_lobby is not None and not rematch.ephemeral
-    assert "AI 1" in new_lobby.text and "AI 2" in new_lobby.text
-    refused = await world.ana.click(new_lobby, "Start")
-    assert refused.ephemeral and "Only the host" in refused.message.text, "ben hosts the rematch"
-    again = await world.cleo.click(final, "Rematch")
-    assert again.ephemeral and "déjà en cours" in again.message.text  # cleo reads French
+    assert "ana" in new_lobby.text and "AI 1" not in new_lobby.text, "only ana is seated"
+    refused = await world.ben.click(new_lobby, "Start")
+    assert refused.ephemeral and "Only the host" in refused.message.text, "ana hosts the rematch"
+    again = await world.ana.click(final, "Rematch")
+    assert again.ephemeral and "already running" in again.message.text
 
 
 def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
     for select in hand.selects:
         if ":gift" in select.custom_id:
             return select.custom_id, select.options[-1].value
-    buttons = [b.custom_id for b in hand.buttons if b.custom_id.startswith("lama:v1:act:")]
+    buttons = action_buttons(hand)
     plays = [b for b in buttons if ":play " in b]
     return (plays or buttons)[0], None
 
 
+@pytest.mark.slow  # a whole game
 async def test_kadabra_gift_select(world: World) -> None:
     lobby = (await world.ana.slash(world.table, "lama start", variant="kadabra", target=15)).message
     assert lobby is not None

@@ -38,6 +38,7 @@ def replay(record: dict, tmp_path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # a whole game of each rule set
 @pytest.mark.parametrize(("variant", "options"), GAMES)
 async def test_whole_game(world: World, tmp_path: Path, variant: str, options: dict) -> None:
     reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)
@@ -50,7 +51,7 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     assert not lobby.buttons, "the lobby closes when the game starts"
 
     final = await play_out(world.fake, world.table, world.members)
-    rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v1:rematch:"))
+    rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v2:rematch:"))
     game_id = rematch.custom_id.rsplit(":", 1)[1]
     stored = await world.bot.store.game(world.guild.id, game_id)
     assert stored is not None and stored["status"] == "finished"

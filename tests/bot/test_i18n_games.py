@@ -32,6 +32,7 @@ from bot.catalog import read
 from bot.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
+from tests.bot.helpers import settled
 from tests.bot.i18n_checks import french_spacing, latin_digits, watching
 
 WAIT = 10.0
@@ -157,12 +158,14 @@ async def open_game(host: Member, others: list[Member], table: TextChannel, vari
     reply = await host.slash(table, "lama start", variant=variant, **SHORT[variant])
     lobby = reply.message
     assert lobby is not None
-    prefix = f"lama:v1:lobby:{table.id}:"
+    def button(op: str) -> str:
+        return next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":" + op))
+
     for member in others:
-        await member.click(lobby, prefix + "join")
+        await member.click(lobby, button("join"))
     for _ in range(ais):
-        await host.click(lobby, prefix + "ai")
-    await host.click(lobby, prefix + "start")
+        await host.click(lobby, button("ai"))
+    await host.click(lobby, button("start"))
 
 
 def _state(table: TextChannel) -> tuple[tuple[int, int], Message | None, bool]:
@@ -195,7 +198,8 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
         if current is None or match is None:
             continue
         member = by_id[int(match[1])]
-        hand = (await member.click(current, f"lama:v1:hand:{table.id}")).message
+        hand_id = next(b.custom_id for b in current.buttons if ":hand:" in b.custom_id)
+        hand = (await member.click(current, hand_id)).message
         assert hand is not None and hand.ephemeral
         while hand.selects or any(":act:" in b.custom_id for b in hand.buttons):
             if hand.selects:
@@ -204,8 +208,7 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
             else:
                 button = next(b for b in hand.buttons if ":act:" in b.custom_id)
                 result = await member.click(hand, button.custom_id)
-            assert result.message is not None
-            hand = result.message
+            hand = await settled(result)
     raise AssertionError("the game did not end")
 
 
@@ -251,10 +254,15 @@ async def test_a_persian_server_speaks_persian_to_everyone(lang: Lang) -> None:
     await lang.owner.slash(lang.table, "lama config turn_timeout")
     await lang.owner.slash(lang.table, "lama config turn_timeout", seconds=5)  # refused
     lobby = (await lang.ana.slash(lang.table, "lama start", variant="kadabra")).message
+    assert lobby is not None
+
+    def button(op: str) -> str:
+        return next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":" + op))
+
     for _ in range(6):  # the sixth is refused: the table is full (6 seats)
-        await lang.ana.click(lobby, f"lama:v1:lobby:{lang.table.id}:ai")
-    await lang.cleo.click(lobby, f"lama:v1:lobby:{lang.table.id}:join")
-    await lang.ana.click(lobby, f"lama:v1:lobby:{lang.table.id}:cancel")
+        await lang.ana.click(lobby, button("ai"))
+    await lang.cleo.click(lobby, button("join"))
+    await lang.ana.click(lobby, button("cancel"))
     texts = seen(lang.fake)
     assert any("رده\u200cبندی نهایی" in t for t in texts), "the game reached its standings"
     joined = "\n".join(texts)
@@ -282,6 +290,7 @@ async def test_language_setting_needs_manage_server_and_auto_restores(lang: Lang
     assert "No server language is set" in shown.message.text
 
 
+@pytest.mark.slow  # twenty whole games
 @pytest.mark.parametrize("variant", ["classic", "kadabra", "dice", "tutorial"])
 @pytest.mark.parametrize("language", ["en", "fr", "es", "de", "fa"])
 async def test_whole_games_fit_discords_limits(lang: Lang, language: str, variant: str) -> None:

@@ -13,6 +13,8 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.store import SqliteStore
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
@@ -91,6 +93,7 @@ async def bot_process(
         await process.wait()
 
 
+@pytest.mark.slow  # bot processes started and killed
 async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_path: Path) -> None:
     expected = await reference_record(tmp_path)
     db = tmp_path / "lama.db"

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = (
     "settings", "games_finished", "interactions", "actions", "actions_per_s",
@@ -14,6 +16,7 @@ KEYS = (
 )
 
 
+@pytest.mark.slow  # a benchmark run in a subprocess
 def test_benchmark_prints_its_figures() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bot_load.py"), "--games", "2",

@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.settings import Settings
 from fakediscord import FakeDiscord
 
@@ -23,9 +25,11 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-async def run_bot(tmp_path: Path, env: dict[str, str]) -> tuple[int, str, str]:
+async def run_bot(
+    tmp_path: Path, env: dict[str, str], prefix: list[str] | None = None
+) -> tuple[int, str, str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        *(prefix or []), sys.executable, "-m", "bot", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), 30)
@@ -39,6 +43,7 @@ def test_env_example_lists_every_setting() -> None:
     assert keys == {name.upper() for name in Settings.model_fields}
 
 
+@pytest.mark.slow  # runs python -m bot
 async def test_without_token(tmp_path: Path) -> None:
     shutil.copy(ROOT / ".env.example", tmp_path / ".env")  # the example as is: no token yet
     code, out, err = await run_bot(tmp_path, bot_env(tmp_path))
@@ -49,12 +54,14 @@ async def test_without_token(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.slow  # runs python -m bot
 async def test_bad_setting_is_one_line(tmp_path: Path) -> None:
     env = bot_env(tmp_path, DISCORD_TOKEN="x", LAMA_LOG_LEVEL="loud")
     code, _, err = await run_bot(tmp_path, env)
     assert code != 0 and len(err.strip().splitlines()) == 1 and "LAMA_LOG_LEVEL" in err
 
 
+@pytest.mark.slow  # runs python -m bot
 async def test_token_from_dotenv_file_is_read(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         (tmp_path / ".env").write_text("DISCORD_TOKEN=not-the-right-one\n", encoding="utf-8")
@@ -65,6 +72,7 @@ async def test_token_from_dotenv_file_is_read(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.slow  # runs python -m bot
 async def test_refused_token(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         env = bot_env(tmp_path, DISCORD_TOKEN="wrong", LAMA_LOG_LEVEL="WARNING",

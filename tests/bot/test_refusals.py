@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fakediscord import Message
 from tests.bot.conftest import World
-from tests.bot.helpers import action_buttons, current
+from tests.bot.helpers import action_buttons, current, settled
 
 
 async def start_game(world: World, variant: str = "classic") -> Message:
@@ -61,7 +61,7 @@ async def test_table_refusals(world: World) -> None:
     assert action_buttons(first) == action_buttons(second)
     draw = next(c for c in action_buttons(first) if c.endswith(":draw"))
     done = await world.ana.click(first, draw)
-    assert done.type == 7 and "Waiting for ben" in done.message.text
+    assert "Waiting for ben" in (await settled(done)).text
     stale = await world.ana.click(second, draw)
     assert stale.type == 7 and "out of date" in stale.message.text
     assert not action_buttons(stale.message)

@@ -21,6 +21,7 @@ from tests.bot.helpers import (
     first_button,
     is_table,
     play_out,
+    settled,
 )
 
 
@@ -50,7 +51,7 @@ async def take_turn(
             result = await member.click(hand, custom_id)
         else:
             result = await member.select(hand, value, custom_id=custom_id)
-        assert result.type == 7, result
+        await settled(result)
         await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to show the move")
         return result
 
@@ -122,6 +123,7 @@ def last_table(channel: TextChannel) -> Message:
     return turn.table
 
 
+@pytest.mark.slow  # restarts the bot and plays a whole game
 async def test_buttons_posted_before_a_restart_work_after_it(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
@@ -142,12 +144,13 @@ async def test_buttons_posted_before_a_restart_work_after_it(club: Table) -> Non
         assert current(club.channel).table is table, "refreshed in place, not reposted"  # type: ignore[union-attr]
         assert table.buttons and "your turn" in table.text
         clicked = await to_act.click(hand, action_buttons(hand)[0])
-        assert clicked.type == 7 and clicked.message is hand
+        assert await settled(clicked) is hand
         assert len(stored_actions(Path(club.settings.lama_db))) == 4
         final = await play_out(fake, club.channel, club.members)
         assert "ana" in final.text and "ben" in final.text
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
     fake = club.fake
     db = Path(club.settings.lama_db)
@@ -172,6 +175,7 @@ async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
         ]
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
@@ -186,6 +190,7 @@ async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
         assert "AI 1" in final.text
 
 
+@pytest.mark.slow  # restarts the bot
 async def test_a_deleted_table_is_posted_again(club: Table) -> None:
     fake = club.fake
     bot = club.bot()

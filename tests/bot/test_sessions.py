@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import StaleButton
+from bot.errors import NotAllowed, StaleButton
 from bot.outbox import Owed, default_compose
 from bot.sessions import Change, Session, Sessions, Status
 from bot.store import SqliteStore
+from bot.takeover import hand_to_ai
 from game import EventKind, NotYourTurn, player_view, summary
 
 GUILD, CHANNEL = 1, 2
@@ -80,7 +81,8 @@ async def test_every_action_is_saved_and_restores(sessions: Sessions) -> None:
     assert restored.game.apply(seat, action) == session.game.apply(seat, action)
 
 
-async def test_an_ai_only_game_runs_to_the_end(sessions: Sessions) -> None:
+@pytest.mark.slow  # a whole game
+async def test_a_game_against_ais_runs_to_the_end(sessions: Sessions) -> None:
     published: list[Change] = []
     over = asyncio.Event()
 
@@ -92,18 +94,24 @@ async def test_an_ai_only_game_runs_to_the_end(sessions: Sessions) -> None:
 
     sessions.outbox.composer = composer
     session = await sessions.open(GUILD, CHANNEL, (ANA, "ana"), "dice", {"target": 10}, None)
-    await session.add_ai()
-    await session.add_ai()
-    await session.leave(ANA)  # the host watches
+    await session.add_ai(ANA)
+    await session.add_ai(ANA)
+    await session.leave(ANA)
+    with pytest.raises(NotAllowed):  # a host who left cannot start their lobby
+        await session.start(ANA)
+    await session.join(ANA, "ana")
     await session.start(ANA)
+    await hand_to_ai(session, ANA)  # /lama leave: an AI plays ana's seat, which counts for her
     await sessions.publish(session)
     await asyncio.wait_for(over.wait(), 20)  # composed inside the last commit
     async with session.lock:
         pass  # that commit is over
     assert session.status is Status.FINISHED and sessions.get(CHANNEL) is None
     assert session.game is not None
-    assert len(published) == len(session.game.history) + 1, "the opening, then every action"
-    assert await sessions.store.standings(GUILD) == [], "AI seats count for nobody"
+    assert len(published) == len(session.game.history) + 2, (
+        "the opening, the hand-over, then every action")
+    assert [s.user_id for s in await sessions.store.standings(GUILD)] == [ANA], (
+        "AI seats count for nobody; a seat an AI played for ana counts for her")
     stored = await sessions.store.game(GUILD, session.game_id)
     assert stored is not None and stored["status"] == "finished"
 

@@ -413,6 +413,7 @@ async def test_late_answer_fails(world: World, bot: DemoBot) -> None:
     assert world.table.messages == []
 
 
+@pytest.mark.slow  # waits over 3 s of real time
 async def test_three_second_rule_in_real_time(world: World, bot: DemoBot) -> None:
     assert world.fake.interaction_timeout == 3.0
     bot.late_delay = 3.15  # a bot that really is too slow

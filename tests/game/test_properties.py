@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from dataclasses import fields, is_dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -212,6 +213,8 @@ def _check_replay(game: Game) -> None:
     assert result.summary() == summary(game)
     assert to_dict(result.game) == record
 
+
+pytestmark = pytest.mark.slow  # hundreds of whole games per rule set (hypothesis)
 
 GAMES = st.tuples(
     st.integers(2, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(1, 150)

@@ -80,6 +80,7 @@ def test_record_in_process(path: Path) -> None:
     _matches(result.summary(), doc)
 
 
+@pytest.mark.slow  # one python process per record
 @pytest.mark.parametrize("path", _cli_sample(), ids=_ident)
 def test_record_through_the_cli(path: Path) -> None:
     """docs/record.md replay: stdout is exactly one JSON object; the exit code tells the outcome."""

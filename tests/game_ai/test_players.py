@@ -18,6 +18,7 @@ def test_registry_names_and_unknown_ai() -> None:
         find("nobody")
 
 
+@pytest.mark.slow  # 15 whole games per rule set and AI
 @pytest.mark.parametrize("variant", variant_names())
 @pytest.mark.parametrize("ai_name", ["random", "heuristic"])
 def test_ais_only_choose_legal_actions(variant: str, ai_name: str) -> None:

@@ -21,10 +21,12 @@ from tests.sandbox.conftest import (
     stopped_cleanly,
 )
 
+pytestmark = pytest.mark.slow  # a real browser and a sandbox process per test
+
 WAIT_MS = 20_000
-TABLE = 'article:has(button[data-custom-id^="lama:v1:hand:"])'
-FINAL = 'article:has(button[data-custom-id^="lama:v1:rematch:"])'
-ACTIONS = 'button[data-custom-id^="lama:v1:act:"]:enabled'
+TABLE = 'article:has(button[data-custom-id^="lama:v2:hand:"])'
+FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
+ACTIONS = 'button[data-custom-id^="lama:v2:act:"]:enabled'
 
 
 @pytest.fixture
@@ -98,7 +100,7 @@ def wait_for_a_human_turn(page: Page, before: str) -> str | None:
 
 def open_hand(page: Page) -> Locator:
     count = page.locator("article.ephemeral").count()
-    last(page, TABLE).locator('button[data-custom-id^="lama:v1:hand:"]').click()
+    last(page, TABLE).locator('button[data-custom-id^="lama:v2:hand:"]').click()
     expect(page.locator("article.ephemeral")).to_have_count(count + 1, timeout=WAIT_MS)
     hand = page.locator("article.ephemeral").last
     expect(hand.locator(".only-you")).to_have_text("👁 Only you can see this")

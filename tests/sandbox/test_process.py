@@ -13,6 +13,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.sandbox.conftest import (
     ADDRESS,
     ROOT,
@@ -25,6 +27,8 @@ from tests.sandbox.conftest import (
     start_sandbox,
     stopped_cleanly,
 )
+
+pytestmark = pytest.mark.slow  # sandbox and bot processes
 
 
 def request(url: str, *, method: str = "GET", headers: dict[str, str] | None = None,
