@@ -54,6 +54,23 @@ def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
 
 
+AI_SEATS = {
+    "easyai": ("easy", N_("Easy AI {n}")),
+    "ai": ("normal", N_("AI {n}")),
+    "hardai": ("hard", N_("Hard AI {n}")),
+}
+"""Lobby button -> the AI seat's difficulty and name (the name shows it at the table)."""
+
+
+async def add_ai(
+    interaction: discord.Interaction, session: Session, tr: Translator, op: str
+) -> None:
+    """Seat an AI of the difficulty the button names."""
+    difficulty, name = AI_SEATS[op]
+    await in_time(interaction, session.add_ai(interaction.user.id, tr.pattern(name), difficulty,
+                                              tr.figures))
+
+
 def game_options(variant: str, target: int | None, rounds: int | None) -> dict[str, int]:
     """The options the rule set knows; the others are ignored."""
     known = find_rules(variant).option_defaults
@@ -142,9 +159,8 @@ class Lobby(commands.Cog):
             await in_time(interaction, session.join(user.id, user.display_name))
         elif op == "leave":
             await in_time(interaction, session.leave(user.id))
-        elif op == "ai":
-            await in_time(interaction, session.add_ai(user.id, tr.pattern(N_("AI {n}")),
-                                                      tr.figures))
+        elif op in AI_SEATS:
+            await add_ai(interaction, session, tr, op)
         elif op == "noai":
             await in_time(interaction, session.remove_ai(user.id))
         elif op == "cancel":

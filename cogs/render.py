@@ -93,8 +93,9 @@ def lobby_message(
 
 
 def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
-    """The host's AI seat controls (second row): Add AI, Remove AI."""
-    labels = {"ai": tr("Add AI"), "noai": tr("Remove AI")}
+    """The host's AI seat controls (second row): Add easy AI, Add AI, Add hard AI, Remove AI."""
+    labels = {"easyai": tr("Add easy AI"), "ai": tr("Add AI"), "hardai": tr("Add hard AI"),
+              "noai": tr("Remove AI")}
     items = [LobbyButton(game, op, labels[op]) for op in AI_OPS]
     for item in items:
         item.item.row = 1

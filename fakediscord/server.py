@@ -177,9 +177,17 @@ class Rest:
         return json_response({"url": self.fake.gateway.url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        """Discord's answer: recommended shards and the IDENTIFY budget (1,000 a day, of which
+        every IDENTIFY so far took one; ``max_concurrency`` per 5 s)."""
+        fake = self.fake
+        limit = {
+            "total": fake.session_starts,
+            "remaining": max(0, fake.session_starts - fake.gateway.identifies),
+            "reset_after": 86_400_000,
+            "max_concurrency": fake.max_concurrency,
+        }
         return json_response(
-            {"url": self.fake.gateway.url, "shards": 1, "session_start_limit": limit}
+            {"url": fake.gateway.url, "shards": fake.shards, "session_start_limit": limit}
         )
 
     async def get_me(self, request: web.Request) -> web.Response:
