@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -163,9 +164,11 @@ class Session(Persistence):
             await self._changed(snapshot=True)
 
     async def add_ai(
-        self, user_id: int, name: str = "AI {n}", difficulty: str | None = None
+        self, user_id: int, name: str = "AI {n}", difficulty: str | None = None,
+        figures: Callable[[int], str] = str,
     ) -> None:
-        """The host seats an AI named ``name`` (``{n}``: the first free number) of
+        """The host seats an AI named ``name`` (``{n}``: the first free number, written by
+        ``figures``; the lobby translates both, so a Persian table seats «ربات ۲») of
         ``difficulty`` (easy, normal, hard; None: normal)."""
         async with self.lock:
             self._require_lobby()
@@ -173,9 +176,9 @@ class Session(Persistence):
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             number = 1
-            while any(s.name == name.format(n=number) for s in self.seats):
+            while any(s.name == name.format(n=figures(number)) for s in self.seats):
                 number += 1
-            self.seats.append(Seat(None, name.format(n=number), difficulty=difficulty))
+            self.seats.append(Seat(None, name.format(n=figures(number)), difficulty=difficulty))
             await self._changed(snapshot=True)
 
     async def remove_ai(self, user_id: int) -> None:

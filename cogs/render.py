@@ -78,7 +78,7 @@ def lobby_message(
 ) -> Payload:
     """The public lobby: seats and (unless ``closed``) Join, Leave, Start, Cancel, and the
     host's Add AI and Remove AI. ``host`` is already escaped (a name or a mention)."""
-    lines = [f"{i + 1}. {'🤖 ' if ai else ''}{tr.name(name)}"
+    lines = [f"{tr.figures(i + 1)}. {'🤖 ' if ai else ''}{tr.name(name)}"
              for i, (name, ai) in enumerate(seats)]
     embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
     embed.description = "\n".join(lines) or tr("Nobody is seated yet.")
@@ -121,11 +121,11 @@ def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
     parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
-        parts.append(tr.isolate(cards_text(s.tiles)))
+        parts.append(tr.isolate(tr.figures(cards_text(s.tiles))))
     else:
         parts.append(tr.plural("{n} card", "{n} cards", s.hand_size))
     if view.uses_chips:
-        parts.append(tr.isolate(chips_text(s.white, s.black)))
+        parts.append(tr.isolate(tr.figures(chips_text(s.white, s.black))))
     parts.append(tr.plural("{n} point", "{n} points", s.score))
     if s.holds_token:
         parts.append(TOKEN)
@@ -153,11 +153,13 @@ def table_message(
         lines.append(tr("Roll: {dice}", dice=cards_text(view.roll)))
     if view.stage is not None:
         white, black = view.stage
-        show = tr(" (magic show!)") if white + black >= 5 else ""
-        lines.append(tr("Magic stage: {chips}{show}", chips=chips_text(white, black), show=show))
-        holder = (tr("the supply") if view.token_holder is None
-                  else tr.name(view.seats[view.token_holder].name))
-        lines.append(tr("Magic token {token}: {holder}", token=TOKEN, holder=holder))
+        chips = chips_text(white, black)
+        lines.append(tr("Magic stage: {chips} (magic show!)", chips=chips) if white + black >= 5
+                     else tr("Magic stage: {chips}", chips=chips))
+        lines.append(tr("Magic token {token}: in the supply", token=TOKEN)
+                     if view.token_holder is None
+                     else tr("Magic token {token}: {name}", token=TOKEN,
+                             name=tr.name(view.seats[view.token_holder].name)))
     lines.append("")
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
@@ -186,8 +188,8 @@ def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
     kind = action.type
     if kind is ActionType.PLAY and action.card is not None:
         n = counts[action.card]
-        label = tr("Play {card}", card=short_label(action.card))
-        return label if n < 2 else tr("{label} (×{n})", label=label, n=n)
+        card = short_label(action.card)
+        return tr("Play {card}", card=card) if n < 2 else tr("Play {card} (×{n})", card=card, n=n)
     if kind is ActionType.TAKE and action.card is not None:
         return tr("Take {tile}", tile=short_label(action.card))
     if kind is ActionType.DISCARD:
