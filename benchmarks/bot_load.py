@@ -3,9 +3,17 @@
 The bot runs as a subprocess (``python -m bot``) pinned to one core; the fake Discord and the
 simulated humans run in this process on another core, so they do not share the bot's CPU.
 Prints actions/s, interaction answer latency (driver side: from sending INTERACTION_CREATE to
-the callback being accepted), the bot's CPU use and its resident memory per running game::
+the callback being accepted), the bot's CPU use (with its AI pool's) and its resident memory
+per running game. ``--hard-ais N`` adds N hard AI seats to every game::
 
     python benchmarks/bot_load.py --games 200 --seconds 60
+    python benchmarks/bot_load.py --games 100 --processes 2 --pg auto   # 1 vs 2 processes
+
+``--processes N`` measures twice, with one process and with N (shard ranges sharing one
+database: ``--pg URL`` of a PostgreSQL server where it may create a database per run, or
+``auto`` for a throwaway server as the tests start; without it, one SQLite file), and prints
+the two side by side. Several processes are not pinned; compare the CPU per action (each
+process's cost) rather than throughput unless the machine has a core for each.
 
 Bounded (``--seconds``, ``--actions-per-game``), loopback only; the bot is stopped on any exit.
 """
@@ -33,7 +41,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fakediscord import FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
+from fakediscord import ATTACH_FILES, FakeDiscord, FakeDiscordError, Member, Message, TextChannel  # noqa: E402
 from fakediscord.base import Notifier, WaitTimeout  # noqa: E402
 
 T = TypeVar("T")
@@ -171,6 +179,9 @@ class Players:
         for guest in guests:
             if await self.timed(partial(guest.click, lobby, "Join")) is None:
                 return False
+        for _ in range(self.args.hard_ais):  # they think in the bot's AI pool
+            if await self.timed(partial(host.click, lobby, "Add hard AI")) is None:
+                return False
         return await self.timed(partial(host.click, lobby, "Start")) is not None
 
     async def play(self, game: Table, rng: random.Random) -> None:
@@ -233,16 +244,32 @@ def pick(hand: Message, rng: random.Random) -> tuple[str, str | None] | None:
 
 
 # ---- the bot process ------------------------------------------------------------------------
-def rss_kb(pid: int) -> int:
+def rss_kb(pid: int | list[int]) -> int:
+    if isinstance(pid, list):
+        return sum(rss_kb(p) for p in pid)
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pid: int | list[int]) -> float:
+    """CPU time of ``pid`` (or each of a list) and every live process under it (AI pools too)."""
+    roots = pid if isinstance(pid, list) else [pid]
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            child = int(stat.parent.name)
+            parents[child] = int(fields[1])
+            ticks[child] = int(fields[11]) + int(fields[12])
+    family, grew = set(roots), True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(ticks.get(p, 0) for p in family) / os.sysconf("SC_CLK_TCK")
 
 
 def die_with_parent() -> None:
@@ -252,7 +279,7 @@ def die_with_parent() -> None:
 
 
 async def start_bot(
-    port: int, workdir: Path, args: argparse.Namespace
+    port: int, workdir: Path, args: argparse.Namespace, shard: int = 0, db: str | None = None
 ) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
     env.update({
@@ -260,11 +287,16 @@ async def start_bot(
         "DISCORD_TOKEN": TOKEN, "LAMA_DB": str(Path(args.db_dir or workdir) / "lama.db"),
         "LAMA_SEED": args.seed, "LAMA_AI_DELAY": "0", "LAMA_GUILD_READY_TIMEOUT": "0.1",
         "LAMA_DISCORD_URL": f"http://127.0.0.1:{port}", "LAMA_LOG_LEVEL": "WARNING",
+        "LAMA_IDENTIFY_WINDOW": "0",
     })
-    log = (workdir / "bot.log").open("wb")
+    if db:
+        env["LAMA_DB"] = db
+    shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard)] + (
+        ["--no-sync"] if shard else []) if args.processes > 1 else []
+    log = (workdir / "bot.log").open("ab")
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=log, stderr=log, preexec_fn=die_with_parent,
+        sys.executable, "-m", "bot", *shards, cwd=workdir, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=die_with_parent,
     )
 
 
@@ -292,9 +324,14 @@ def build_world(fake: FakeDiscord, args: argparse.Namespace) -> list[Table]:
     guild = None
     for index in range(args.games):
         if index % args.games_per_guild == 0:
-            guild = fake.add_guild(f"Load {index // args.games_per_guild}")
+            number = index // args.games_per_guild  # guilds spread over the processes' shards
+            guild = fake.add_guild(f"Load {number}", shard=(number % args.processes,
+                                                            args.processes))
         assert guild is not None
         channel = guild.add_text_channel(f"lama-{index}")
+        if args.images == "off":  # no Attach Files: the bot draws no picture (text only)
+            channel.overwrites[guild.me.id] = (0, ATTACH_FILES)
+            channel.overwrite_types[guild.me.id] = 1
         seats = args.min_players + index % (args.max_players - args.min_players + 1)
         members = [guild.add_member(f"g{index}p{s}") for s in range(seats)]
         games.append(Table(index, channel, members))
@@ -306,7 +343,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def sample_memory(pid: int, games: list[Table], peak: dict[str, int]) -> None:
+async def sample_memory(pid: list[int], games: list[Table], peak: dict[str, int]) -> None:
     """Remember the bot's RSS when the most games were being played at once."""
     while True:
         running = sum(g.playing for g in games)
@@ -317,7 +354,8 @@ async def sample_memory(pid: int, games: list[Table], peak: dict[str, int]) -> N
         await asyncio.sleep(0.2)  # sampling period, not synchronisation
 
 
-async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
+                  ) -> dict[str, Any]:
     trackers: dict[int, Table] = {}
 
     def watch(kind: str, message: Message) -> None:
@@ -325,17 +363,19 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         if game is not None and message.ephemeral_to is None:
             game.see(kind, message)
 
-    async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit) as fake:
+    async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit,
+                           shards=args.processes, max_concurrency=args.processes) as fake:
         fake.notifier = KeyedNotifier(watch)
         games = build_world(fake, args)
         trackers.update({g.channel.id: g for g in games})
         launched = time.perf_counter()
-        bot = await start_bot(fake.port, workdir, args)
+        bots = [await start_bot(fake.port, workdir, args, i, db) for i in range(args.processes)]
+        pids = [b.pid for b in bots]
         try:
-            pinning = pin(bot.pid)
+            pinning = pin(bots[0].pid) if len(bots) == 1 else f"{len(bots)} processes, not pinned"
             await fake.notifier.wait_for(
-                lambda: True if fake.command_syncs and fake.gateway.identifies else None,
-                30, "the bot to sync and connect")
+                lambda: True if fake.command_syncs and len(fake.gateway.shards()) == len(bots)
+                else None, 60, "the bots to sync and connect")
             probe = games[0].members[0]
             for _ in range(10):  # the first interactions may arrive before the guilds are cached
                 with contextlib.suppress(FakeDiscordError):
@@ -343,30 +383,32 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     break
             startup = time.perf_counter() - launched
             failures_before = len(fake.failures)
-            idle_rss = rss_kb(bot.pid)
+            idle_rss = rss_kb(pids)
             stats, peak = Stats(), {}
             players = Players(stats, args)
-            sampler = asyncio.create_task(sample_memory(bot.pid, games, peak))
-            cpu0, own0, t0 = cpu_seconds(bot.pid), time.process_time(), time.perf_counter()
+            sampler = asyncio.create_task(sample_memory(pids, games, peak))
+            cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
             _, late = await asyncio.wait(tasks, timeout=args.seconds)
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
             elapsed = time.perf_counter() - t0
-            bot_cpu, own_cpu = cpu_seconds(bot.pid) - cpu0, time.process_time() - own0
+            bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
         finally:
-            await stop_bot(bot)
+            for bot in bots:
+                await stop_bot(bot)
     running = peak.get("running", 0)
     return {
         "settings": (f"games={args.games} variant={args.variant} players={args.min_players}-"
                      f"{args.max_players} {'rounds' if args.variant == 'tutorial' else 'target'}="
                      f"{args.target} seconds={args.seconds} actions_per_game="
-                     f"{args.actions_per_game} think={args.think} games_per_guild="
-                     f"{args.games_per_guild} seed={args.seed} db={args.db_dir or 'temporary'}; "
+                     f"{args.actions_per_game} think={args.think} hard_ais={args.hard_ais} "
+                     f"games_per_guild={args.games_per_guild} seed={args.seed} "
+                     f"db={'postgresql' if db else args.db_dir or 'temporary sqlite'}; "
                      f"{pinning}"),
         "bot_startup_s": f"{startup:.1f}",
         "elapsed_s": f"{elapsed:.1f}",
@@ -386,6 +428,8 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "failed_interactions": len(fake.failures) - failures_before,
         "errors": len(stats.errors),
         "bot_cpu_percent": f"{100 * bot_cpu / elapsed:.0f}",
+        "bot_cpu_ms_per_action": f"{1000 * bot_cpu / max(stats.actions, 1):.2f}",
+        "images": args.images,
         "harness_cpu_percent": f"{100 * own_cpu / elapsed:.0f}",
         "rss_idle_mb": f"{idle_rss / 1024:.1f}",
         "rss_peak_mb": f"{peak.get('max_rss', idle_rss) / 1024:.1f}",
@@ -403,32 +447,68 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="stop the games after this")
     parser.add_argument("--actions-per-game", type=int, default=400, help="stop a game after")
     parser.add_argument("--think", type=float, default=0.0, help="human think time per click")
+    parser.add_argument("--hard-ais", type=int, default=0, help="hard AI seats added per game")
     parser.add_argument("--min-players", type=int, default=2)
     parser.add_argument("--max-players", type=int, default=4)
     parser.add_argument("--games-per-guild", type=int, default=20, help="channels per guild")
     parser.add_argument("--limit", type=float, default=3.0, help="Discord's answer deadline")
     parser.add_argument("--seed", default="bench", help="LAMA_SEED for the bot")
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="off: the bot lacks Attach Files, so it sends no pictures")
     parser.add_argument("--db-dir", help="an empty directory for the bot's SQLite file "
                         "(default: a new temporary directory)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="also measure N processes, one shard each (side by side)")
+    parser.add_argument("--pg", help="PostgreSQL server URL (a database per run), or auto")
     args = parser.parse_args(argv)
+    if args.max_players + args.hard_ais > 6:
+        parser.error("max-players + hard-ais must be 6 or fewer")
     if not 2 <= args.min_players <= args.max_players <= 6 or args.games < 1:
         parser.error("need 1+ games and 2 <= min-players <= max-players <= 6")
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
+def one_run(args: argparse.Namespace, server: str | None) -> dict[str, Any]:
+    from tests import pg
+
     with tempfile.TemporaryDirectory(prefix="lama-load-") as tmp:
         try:
-            results = asyncio.run(measure(args, Path(tmp)))
+            if server is None:
+                return asyncio.run(measure(args, Path(tmp)))
+
+            async def on_a_new_database() -> dict[str, Any]:
+                db = await pg.create_database(server)
+                try:
+                    return await measure(args, Path(tmp), db)
+                finally:
+                    await pg.drop_database(server, db)
+
+            return asyncio.run(on_a_new_database())
         except BaseException:
             log = Path(tmp, "bot.log")
             if log.exists():
                 sys.stderr.write("bot log (tail):\n" + log.read_text(errors="replace")[-3000:])
             raise
-    width = max(map(len, results))
-    for key, value in results.items():
-        print(f"{key:<{width}}  {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.processes > 1:  # enough guilds for every process, the same layout in both runs
+        args.games_per_guild = min(args.games_per_guild,
+                                   max(1, args.games // (2 * args.processes)))
+    with contextlib.ExitStack() as stack:
+        server = args.pg
+        if server == "auto":
+            from tests import pg
+
+            server = stack.enter_context(pg.throwaway_server())
+        runs = [one_run(argparse.Namespace(**{**vars(args), "processes": n}), server)
+                for n in sorted({1, args.processes})]
+    width = max(map(len, runs[0]))
+    if len(runs) > 1:
+        print(f"{'':<{width}}  1 process | {args.processes} processes")
+    for key in runs[0]:
+        print(f"{key:<{width}}  " + " | ".join(str(r.get(key, "-")) for r in runs))
     return 0
 
 

@@ -1,6 +1,8 @@
 """Engine speed: whole 4-player games between ``random`` AIs, and replaying a long record.
 
-Prints numbers and asserts nothing. One core, one process::
+Each rule set is played on the full engine (``Game``, as ``simulate --ai random``)
+and on the fast simulation path (``game.fast``, what AI search plays out), side
+by side. Prints numbers and asserts nothing. One core, one process::
 
     python benchmarks/engine.py --games 200
 """
@@ -15,8 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game import ai, loads, replay
+from game.fast import FastGame, RandomChance
 from game.game import Game
 from game.record import dumps
+from game.rng import chooser
 from game.rules import names as variant_names
 
 PLAYERS = 4
@@ -26,12 +30,27 @@ LONG_RECORD = 500
 def whole_games(variant: str, games: int) -> tuple[int, float]:
     """Plays ``games`` games; an action is one legal listing, one choice and one apply."""
     actions = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for index in range(games):
         game = Game(variant, [f"p{s}" for s in range(PLAYERS)], seed=f"bench:{index}")
         players = [ai.find("random")(f"bench:{index}:{s}") for s in range(PLAYERS)]
         actions += ai.play_out(game, players)
-    return actions, time.perf_counter() - started
+    return actions, time.process_time() - started
+
+
+def fast_games(variant: str, games: int) -> tuple[int, float]:
+    """The same on the fast path: uniform random legal actions, decks from one generator."""
+    actions = 0
+    started = time.process_time()
+    chance = RandomChance("bench")
+    random = chooser("bench", "fast-players").random
+    for _ in range(games):
+        sim = FastGame.new(variant, PLAYERS, chance=chance)
+        while not sim.finished:
+            legal = sim.legal()
+            sim.apply(legal[int(random() * len(legal))])
+            actions += 1
+    return actions, time.process_time() - started
 
 
 def long_record(variant: str, options: dict[str, int]) -> str:
@@ -47,12 +66,12 @@ def long_record(variant: str, options: dict[str, int]) -> str:
 def time_replay(text: str, runs: int) -> tuple[int, float]:
     """Actions in the record, and ms per load + replay averaged over ``runs``."""
     record = loads(text)
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(runs):
         result = replay(loads(text))
         if result.exit_code != 0:
             raise SystemExit(f"the long record did not replay: {result.error}")
-    return len(record.actions), (time.perf_counter() - started) * 1000 / runs
+    return len(record.actions), (time.process_time() - started) * 1000 / runs
 
 
 def main() -> None:
@@ -61,11 +80,17 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=20, help="replays of the long record")
     args = parser.parse_args()
     print(f"{PLAYERS}-player games between random AIs, {args.games} per rule set, one core")
+    print(f"{'':>9}  {'full engine':>24}  {'fast path':>24}  speed-up")
     for variant in variant_names():
-        actions, seconds = whole_games(variant, args.games)
+        # best of 3 interleaved runs each: the machine may be busy with other work
+        runs = [(whole_games(variant, args.games), fast_games(variant, args.games)) for _ in "abc"]
+        actions, seconds = min((full for full, _ in runs), key=lambda r: r[1])
+        fast_actions, fast_seconds = min((fast for _, fast in runs), key=lambda r: r[1])
+        full_rate, fast_rate = actions / seconds, fast_actions / fast_seconds
         print(
-            f"{variant:>9}: {args.games / seconds:8.1f} games/s  {actions / seconds:9.0f} actions/s"
-            f"  ({actions / args.games:.0f} actions/game)"
+            f"{variant:>9}: {args.games / seconds:7.0f} games/s {full_rate:8.0f} act/s"
+            f"  {args.games / fast_seconds:7.0f} games/s {fast_rate:8.0f} act/s"
+            f"  {fast_rate / full_rate:5.1f}x  ({actions / args.games:.0f} actions/game)"
         )
     long_options = {"classic": {"target": 800}, "tutorial": {"rounds": 200}}
     for variant, options in long_options.items():

@@ -1,4 +1,6 @@
-"""``python -m bot``: read the settings, set up logging, run the bot until stopped.
+"""``python -m bot [--shard-count N --shard-ids 0-3]``: read the settings, set up logging, run
+the bot until stopped (SIGTERM or Ctrl-C stop it cleanly). The shard options let several
+processes share the bot (``python -m bot.cluster`` starts them).
 
 ``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``). Without a token
 the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
@@ -8,6 +10,7 @@ its token never turns into a silent local sandbox.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -43,7 +46,7 @@ async def run(settings: Settings, token: str) -> None:
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Future[None]] = []
 
-    def stop() -> None:  # SIGTERM (systemd, containers): stop cleanly, as Ctrl-C does
+    def stop() -> None:  # SIGTERM (bot.cluster, systemd, containers): as Ctrl-C does
         log.info("SIGTERM: stopping")
         stopping.append(asyncio.ensure_future(bot.close()))
 
@@ -61,12 +64,33 @@ def unreachable(settings: Settings, error: BaseException) -> str:
                                     else "."))
 
 
-USAGE = "usage: python -m bot [sandbox [--port N] [--db FILE] | --sandbox-if-no-token]\n"
 OR_SANDBOX = "--sandbox-if-no-token"
 
 
 def at_a_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
+    """Options: the settings they override, and whether a missing token opens the sandbox."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", usage="python -m bot [sandbox [--port N] [--db FILE] | "
+        f"{OR_SANDBOX} | --shard-count N --shard-ids A-B [--no-sync]]")
+    parser.add_argument(OR_SANDBOX, action="store_true", dest="or_sandbox",
+                        help="at a terminal, without a token, open the local sandbox")
+    parser.add_argument("--shard-count", type=int, help="shards in all (LAMA_SHARD_COUNT)")
+    parser.add_argument("--shard-ids", help="this process's shards, e.g. 0-3 (LAMA_SHARD_IDS)")
+    parser.add_argument("--no-sync", action="store_true",
+                        help="leave syncing commands to another process (LAMA_SYNC_COMMANDS=0)")
+    args = parser.parse_args(argv)  # exits 2 with the usage line on anything else
+    overrides: dict[str, object] = {}
+    if args.shard_count is not None:
+        overrides["lama_shard_count"] = args.shard_count
+    if args.shard_ids is not None:
+        overrides["lama_shard_ids"] = args.shard_ids
+    if args.no_sync:
+        overrides["lama_sync_commands"] = False
+    return overrides, args.or_sandbox
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,14 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sandbox import main as sandbox
 
         return sandbox(args[1:])
-    if args not in ([], [OR_SANDBOX]):
-        sys.stderr.write(USAGE)
-        return 2
+    overrides, or_sandbox = parse_args(args)
     try:
-        settings = Settings()
+        settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
-                             for e in exc.errors())
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" if e["loc"] else e["msg"]
+            for e in exc.errors())
         sys.stderr.write(f"Invalid settings: {problems}\n")
         return 2
     logging.basicConfig(
@@ -91,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     token = settings.token
-    if token is None and args == [OR_SANDBOX] and at_a_terminal():
+    if token is None and or_sandbox and at_a_terminal():
         from bot.sandbox import main as sandbox
 
         return sandbox([], intro="No DISCORD_TOKEN, so here is the local sandbox. ")
@@ -104,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings, token))
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN + "\n")
-        return 1
+        return 3  # bot.cluster does not restart a process whose token Discord refused
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1

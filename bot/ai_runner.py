@@ -1,9 +1,22 @@
-"""AI seats: build a player for a seat, and let AIs act by themselves after a delay."""
+"""AI seats: build a player for a seat, and let AIs act by themselves after a delay.
+
+A seat's difficulty picks the AI: ``easy`` = ``random``, ``normal`` =
+``heuristic`` (also for a human's seat an AI plays while they are away),
+``hard`` = the ``hard`` search. Easy and normal decide in microseconds to a
+few milliseconds, in the bot's process. A player that searches (``thinks``)
+decides in a process pool (``LAMA_AI_WORKERS`` processes), so its tenth of a
+second of CPU never holds up the event loop: other channels' clicks are
+answered meanwhile. Its decision is a pure function of its seed and the view,
+so where it runs does not change what it plays.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import multiprocessing
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Protocol
 
 from game import Action, PlayerView, rng
@@ -14,6 +27,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AI_NAME = "heuristic"
+DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "hard"}
+"""Seat difficulty -> the game.ai player; a seat without one (older sessions) is normal."""
+HARD_ITERATIONS = 32
+HARD_BUDGET = 0.12
+"""Seconds a hard AI may think per decision (it stops after the world it is on)."""
 
 
 class Player(Protocol):
@@ -32,8 +50,14 @@ class RandomLegal:
         return self._random.choice(view.legal)
 
 
-def make_player(seed: int | str) -> Player:
-    """The engine's heuristic AI, or the random fallback if game.ai is not available."""
+def ai_name(difficulty: str | None) -> str:
+    """The game.ai player of a difficulty (``None`` or unknown: normal)."""
+    return DIFFICULTIES.get(difficulty or "normal", AI_NAME)
+
+
+def make_player(seed: int | str, difficulty: str | None = None) -> Player:
+    """The engine's AI for ``difficulty``, or the random fallback if game.ai is not available."""
+    name = ai_name(difficulty)
     try:
         from game import ai
     except ImportError:
@@ -42,21 +66,52 @@ def make_player(seed: int | str) -> Player:
     if find is None:
         return RandomLegal(seed)
     try:
-        player: Player = find(AI_NAME)(seed)
+        player: Player = find(name)(seed)
     except (KeyError, ValueError, LookupError):
-        log.warning("game.ai has no %r player; using random legal moves", AI_NAME)
+        log.warning("game.ai has no %r player; using random legal moves", name)
         return RandomLegal(seed)
+    if hasattr(player, "budget"):
+        player.iterations = HARD_ITERATIONS  # type: ignore[attr-defined]
+        player.budget = HARD_BUDGET  # type: ignore[attr-defined]
     return player
+
+
+def thinks(player: Player) -> bool:
+    """Whether ``player`` searches (decides in the pool) rather than answering at once."""
+    return hasattr(player, "budget")
 
 
 class AiRunner:
     """One task per session while an AI is to act; each step waits ``delay`` seconds."""
 
-    def __init__(self, sessions: Sessions, delay: float) -> None:
+    def __init__(self, sessions: Sessions, delay: float, workers: int = 1) -> None:
         self.sessions = sessions
         self.delay = delay
+        self.workers = workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.closing = False
+
+    async def choose(self, player: Player, view: PlayerView) -> Action:
+        """``player``'s choice: in the pool if it thinks (and there is a pool), else here."""
+        if not thinks(player) or self.workers <= 0:
+            return player.choose(view)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), player.choose, view)
+        except BrokenProcessPool:
+            log.exception("the AI pool broke; a new one starts, this move is the heuristic's")
+            self._pool = None
+            return make_player("fallback").choose(view)
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: workers start from a clean process, not a fork of the event
+            # loop's threads (aiosqlite's, discord.py's); the engine is imported once.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["game.ai"])
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, context)
+        return self._pool
 
     def wake(self, session: Session) -> None:
         """Start the session's AI loop if an AI is to act and no loop runs."""
@@ -79,6 +134,9 @@ class AiRunner:
         tasks = list(self._tasks.values())
         self._tasks.clear()
         await asyncio.gather(*tasks, return_exceptions=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:  # waits for a decision under way, without blocking the loop
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
 
     async def _run(self, session: Session) -> None:
         try:

@@ -12,12 +12,14 @@ the msgid is the English text). Every other catalog is updated with Babel's
 ``Catalog.update``: new msgids arrive untranslated (or ``fuzzy`` with a guess from a
 similar old msgid), vanished ones are kept as obsolete ``#~`` entries and come back
 if the msgid returns. ``tests/bot/test_i18n_catalogs.py`` names whatever is missing.
+French translations get their narrow no-break spaces (:func:`typeset`) on every run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +28,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALES
+from bot.i18n import COMMAND_NAME, DEFAULT, DOMAIN, LANGUAGES, LOCALES
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,30 @@ def write(catalog: Catalog, language: str = DEFAULT) -> Path:
     return path
 
 
+FRENCH_SPACE = "\u202f"
+"""French puts a narrow no-break space before ``: ; ! ?`` and inside « » (one kind everywhere)."""
+
+
+def typeset(language: str, text: str) -> str:
+    """``text`` with its language's typography (French only, idempotent): narrow no-break
+    spaces around punctuation, typographic apostrophes."""
+    if language != "fr":
+        return text
+    text = re.sub(r"(?<=\w)'(?=\w)", "’", text)  # the catalog's apostrophe: l’option
+    text = re.sub(r"[ \u00a0]([:;!?»])", FRENCH_SPACE + r"\1", text)
+    return re.sub(r"«[ \u00a0]", "«" + FRENCH_SPACE, text)
+
+
+def _typeset_all(catalog: Catalog, language: str) -> None:
+    for message in catalog:
+        if not message.id or message.context == COMMAND_NAME:
+            continue
+        if isinstance(message.string, tuple):
+            message.string = tuple(typeset(language, s) for s in message.string)
+        elif message.string:
+            message.string = typeset(language, message.string)
+
+
 def update(template: Catalog, language: str) -> tuple[Path, int]:
     """Bring ``language``'s catalog up to ``template``; returns it and its untranslated count."""
     if path_of(language).is_file():
@@ -118,6 +144,7 @@ def update(template: Catalog, language: str) -> tuple[Path, int]:
     else:
         catalog = Catalog(locale=language, domain=DOMAIN, project="lama", fuzzy=False)
     catalog.update(template, update_header_comment=False)
+    _typeset_all(catalog, language)
     missing = sum(1 for m in catalog if m.id and (m.fuzzy or not all(
         m.string if isinstance(m.string, tuple) else (m.string,))))
     return write(catalog, language), missing

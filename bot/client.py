@@ -11,14 +11,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.backends import make_leases, make_store
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
+from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import LANGUAGE_SETTING
 from bot.restore import restore_sessions, resume
 from bot.sessions import Sessions
 from bot.settings import Settings
-from bot.store import SqliteStore, Store
+from bot.shards import IdentifyGate
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +57,23 @@ class LamaBot(commands.AutoShardedBot):
             help_command=None,
             guild_ready_timeout=settings.lama_guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_plan.count,
+            shard_ids=list(settings.shard_plan.ids) if settings.shard_plan.ids else None,
         )
         self.settings = settings
-        self.store: Store = store or SqliteStore(settings.lama_db)
+        self.shard_plan = settings.shard_plan
+        self.identify_gate: IdentifyGate | None = None
+        self.store: Store = store or make_store(settings.lama_db)
+        self.leases = make_leases(settings.lama_db)
         self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
-                                 seed=settings.lama_seed, clock=clock)
+                                 seed=settings.lama_seed, clock=clock,
+                                 ai_workers=settings.lama_ai_workers)
         self.sessions.timers.ping_delay = settings.lama_ping_delay
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
+        self._lease_watch: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs import EXTENSIONS
@@ -71,7 +81,10 @@ class LamaBot(commands.AutoShardedBot):
         from cogs.replies import refuse
 
         await self.store.open()
-        await self.sessions.guild_settings.load(LANGUAGE_SETTING)
+        # no other process may serve our shards' sessions while we do (bot/leases.py)
+        await self.leases.acquire(self.shard_plan)
+        self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
+        await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)
@@ -79,12 +92,30 @@ class LamaBot(commands.AutoShardedBot):
         self.tree.error(refuse)
         await install_command_translations(self.tree)
         await self.resume_sessions()
-        await self.sync_commands()
+        if self.settings.lama_sync_commands:
+            await self.sync_commands()
+        else:
+            log.info("not syncing commands (another process of the cluster does)")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Pace IDENTIFYs by Discord's ``max_concurrency`` rather than a flat 5 s per shard."""
+        if self.identify_gate is None:
+            limits = await self.fetch_session_start_limits()
+            self.identify_gate = IdentifyGate(limits.max_concurrency,
+                                              self.settings.lama_identify_window)
+        await self.identify_gate.wait(shard_id or 0)
+
+    async def _close_when_lease_lost(self) -> None:
+        """Another process may now own our shards: stop serving them (the launcher restarts
+        us, and the new process waits for the leases)."""
+        await self.leases.lost.wait()
+        log.critical("lost the lease of our shards: stopping")
+        await self.close()
 
     async def resume_sessions(self) -> None:
         """Serve every stored lobby and game again (before any click can arrive), then
         deliver what is owed, refresh their messages and let their AIs play on."""
-        restored = await restore_sessions(self.sessions)
+        restored = await restore_sessions(self.sessions, self.shard_plan.owns)
         self.resuming = asyncio.create_task(resume(self.sessions, restored), name="lama-resume")
 
     async def sync_commands(self) -> bool:
@@ -105,7 +136,8 @@ class LamaBot(commands.AutoShardedBot):
         return True
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds (%s)", self.user, len(self.guilds),
+                 self.shard_plan.describe())
 
     async def close(self) -> None:
         """Stop cleanly (SIGTERM, Ctrl-C, tests): see :meth:`_shutdown`; safe to call twice."""
@@ -113,11 +145,18 @@ class LamaBot(commands.AutoShardedBot):
             self._stopping = asyncio.ensure_future(self._shutdown())
         await asyncio.shield(self._stopping)
 
+    async def __aexit__(self, *exc_info: object) -> None:
+        # discord.py's awaits only its own closing task when a close is under way; ours goes
+        # on to close the store and free the shards, which must finish before the loop ends
+        await self.close()
+
     async def _shutdown(self) -> None:
         """AIs and timers stop after their step; answers under way finish; what is owed is
         delivered (each step bounded by ``SHUTDOWN_WAIT``; the rest waits in the store for
         the next start); running games are folded into snapshots; then the store closes."""
         log.info("stopping: finishing answers and owed messages")
+        if self._lease_watch is not None:
+            self._lease_watch.cancel()  # (if it is what closes us, the close goes on: shielded)
         await self.sessions.close()
         await _bounded(_interaction_tasks(), "answers under way")
         if self.resuming is not None:
@@ -132,6 +171,7 @@ class LamaBot(commands.AutoShardedBot):
             log.exception("could not save the last delivery marks; they are redelivered")
         await super().close()
         await self.store.close()
+        await self.leases.release()
 
 
 SHUTDOWN_WAIT = 10.0  # seconds per shutdown step

@@ -14,6 +14,8 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
+IMAGES_SETTING = "images"  # "off": no pictures in this server's messages (cogs.pictures)
+
 
 class GuildSettings:
     """The in-memory copy of the guild settings of the loaded keys."""

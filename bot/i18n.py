@@ -16,6 +16,13 @@ Right-to-left languages (Persian) get every placeholder wrapped in Unicode
 isolates (FSI … PDI), so names, numbers and cards keep their own direction
 inside the sentence; mentions are isolated whole, never broken up.
 
+Numbers are written in the language's own digits (Persian: ۰–۹, as the Persian
+rulebook writes them) in one place, :meth:`Translator.figures`: every
+placeholder value and plural count goes through it, and the few numbers laid
+out outside a sentence (a seat's chips, a place in a list) call it directly.
+Discord markup (``<@…>``, ``<#…>``, ``<t:…:R>``, custom emoji, URLs) and
+people's names (placeholders in :data:`VERBATIM`) keep their digits.
+
 A placeholder ``{cmd_start}`` (``{cmd_config__language}`` for a nested one)
 is filled with the slash command as this language's Discord client shows it
 (``/lama start``, ``/lama commencer``), so texts name commands correctly.
@@ -63,6 +70,13 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
 """The Discord client locales each catalog localizes commands for (Discord has no Persian)."""
 
 FSI, LRI, PDI, RLM = "\u2068", "\u2066", "\u2069", "\u200f"
+DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
+"""Languages whose numbers are not written with Latin digits, and their digits."""
+VERBATIM = frozenset({"name", "other", "user"})
+"""Placeholders that hold a person's name or id: shown exactly as given."""
+MARKUP = re.compile(
+    r"<(?:@[!&]?\d+|#\d+|t:-?\d+(?::[a-zA-Z])?|a?:\w+:\d+|/[^<>\n]+:\d+)>|https?://\S+")
+"""Discord markup and links: their digits are addresses, never numbers to translate."""
 _ISOLATE_MARKS = re.compile("[\u2066-\u2069]")
 _DIRECTIONAL = frozenset({"R", "AL", "AN", "LRE", "LRO", "RLE", "RLO", "PDF"})
 """Bidi classes that can reorder an LTR line around them (Unicode Bidi Algorithm)."""
@@ -108,6 +122,19 @@ class Translator:
         self.rtl = language in RTL
         self._catalog = catalog
 
+    def figures(self, value: object) -> str:
+        """``value`` as text with this language's digits (markup and links left as they are)."""
+        text = str(value)
+        table = DIGITS.get(self.language)
+        if table is None or not any(c.isdigit() for c in text):
+            return text
+        out, last = [], 0
+        for markup in MARKUP.finditer(text):
+            out += [text[last:markup.start()].translate(table), markup[0]]
+            last = markup.end()
+        out.append(text[last:].translate(table))
+        return "".join(out)
+
     def __call__(self, message: str, /, **params: object) -> str:
         return self._fill(self._catalog.gettext(message), params)
 
@@ -117,8 +144,8 @@ class Translator:
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """``value`` with ``digits`` decimals, written as this language writes numbers."""
-        return format_decimal(value, format="#,##0." + "0" * digits, locale=self.language,
-                              numbering_system="latn")
+        return self.figures(format_decimal(value, format="#,##0." + "0" * digits,
+                                           locale=self.language, numbering_system="default"))
 
     def pattern(self, message: str) -> str:
         """The translation of ``message`` with its placeholders left unfilled."""
@@ -170,10 +197,31 @@ class Translator:
         for name in names:
             if name not in values and name.startswith("cmd_"):
                 values[name] = self.command(name[4:].replace("__", " "))
+        if self.language in DIGITS:
+            values = self._localized(template, values)
         if not self.rtl:
             return template.format(**values)
         text = _isolated(template).format(**values)
         return _MENTION.sub(lambda m: FSI + m[0] + PDI, text)
+
+    def _localized(self, template: str, values: dict[str, object]) -> dict[str, object]:
+        """``values`` with their numbers in this language's digits (names and markup kept)."""
+        plain = _plain_fields(template)
+        return {k: self.figures(v) if k in plain and not isinstance(v, bool) else v
+                for k, v in values.items()}
+
+
+@cache
+def _plain_fields(template: str) -> frozenset[str]:
+    """Placeholders of ``template`` that hold numbers or text, not names or markup."""
+    plain, kept = set(), set(VERBATIM)
+    for literal, field, spec, conversion in Formatter().parse(template):
+        if field is None:
+            continue
+        name = re.split(r"[.\[]", field, maxsplit=1)[0]
+        in_markup = literal.endswith(_MENTION_OPENERS)
+        (kept if spec or conversion or in_markup else plain).add(name)
+    return frozenset(plain - kept)
 
 
 def _load(language: str) -> gettext.NullTranslations | None:

@@ -176,11 +176,12 @@ class Outbox:
         if not any(q.kind == STATE and q.key == key and q.id is None for q in queue):
             queue.append(Owed(session.guild_id, session.channel_id, STATE, key, session.version))
 
-    async def load(self) -> None:
-        """Start-up: everything the store says is owed (before this process owes anything)."""
+    async def load(self, owns: Callable[[int], bool] = lambda guild_id: True) -> None:
+        """Start-up: everything the store says is owed (before this process owes anything) in
+        the guilds this process ``owns`` (its shards; other processes deliver the rest)."""
         known = {q.id for queue in self._queues.values() for q in queue}
         for item in await self.store.owed():
-            if item.id not in known:
+            if item.id not in known and owns(item.guild_id):
                 self._queues.setdefault(item.channel_id, []).append(item)
 
     def attach(self, session: Session) -> None:

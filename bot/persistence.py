@@ -138,7 +138,11 @@ class Persistence:
             "variant": self.variant,
             "seed": self.seed,
             "record": to_dict(self.game) if self.game is not None else None,
-            "seats": [{"user_id": s.user_id, "name": s.name} for s in self.seats],
+            "seats": [
+                {"user_id": s.user_id, "name": s.name}
+                | ({"difficulty": s.difficulty} if s.difficulty else {})
+                for s in self.seats
+            ],
             "started_at": self.started_at,
         }
 
@@ -174,7 +178,7 @@ class Persistence:
             data["variant"],
             dict(data["options"]),
             locale=data.get("locale"),
-            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()))
+            seats=[Seat(s["user_id"], s["name"], i in data.get("away", ()), s.get("difficulty"))
                    for i, s in enumerate(data["seats"])],
             status=Status(data["status"]),
             seed=data["seed"],

@@ -11,6 +11,7 @@ and lets the AIs whose turn it is play on.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.sessions import Session, Sessions, Status
 from game import Event, Game, from_dict, to_dict, visible_to
@@ -18,11 +19,16 @@ from game import Event, Game, from_dict, to_dict, visible_to
 log = logging.getLogger(__name__)
 
 
-async def restore_sessions(sessions: Sessions) -> list[Session]:
-    """Rebuild every stored session (every guild) and serve it; a broken one is logged, kept."""
+async def restore_sessions(
+    sessions: Sessions, owns: Callable[[int], bool] = lambda guild_id: True
+) -> list[Session]:
+    """Rebuild every stored session of the guilds this process ``owns`` (its shards) and serve
+    it; a broken one is logged, kept. Another process serves the other guilds' sessions."""
     restored: list[Session] = []
-    await sessions.outbox.load()
+    await sessions.outbox.load(owns)
     for data in await sessions.store.running_sessions():
+        if not owns(int(data.get("guild_id") or 0)):
+            continue
         where = f"guild {data.get('guild_id')} channel {data.get('channel_id')}"
         try:
             session = Session.restore(sessions, data)

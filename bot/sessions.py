@@ -58,6 +58,7 @@ class Seat:
     user_id: int | None
     name: str
     away: bool = False  # the user left or timed out; /lama hand takes the seat back
+    difficulty: str | None = None  # an AI seat's: easy, normal, hard (None: normal)
 
     @property
     def is_ai(self) -> bool:
@@ -162,17 +163,22 @@ class Session(Persistence):
                 )
             await self._changed(snapshot=True)
 
-    async def add_ai(self, user_id: int, name: str = "AI {n}") -> None:
-        """The host seats an AI named ``name`` (``{n}``: the first free number)."""
+    async def add_ai(
+        self, user_id: int, name: str = "AI {n}", difficulty: str | None = None,
+        figures: Callable[[int], str] = str,
+    ) -> None:
+        """The host seats an AI named ``name`` (``{n}``: the first free number, written by
+        ``figures``; the lobby translates both, so a Persian table seats «ربات ۲») of
+        ``difficulty`` (easy, normal, hard; None: normal)."""
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
             if len(self.seats) >= MAX_SEATS:
                 raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
             number = 1
-            while any(s.name == name.format(n=number) for s in self.seats):
+            while any(s.name == name.format(n=figures(number)) for s in self.seats):
                 number += 1
-            self.seats.append(Seat(None, name.format(n=number)))
+            self.seats.append(Seat(None, name.format(n=figures(number)), difficulty=difficulty))
             await self._changed(snapshot=True)
 
     async def remove_ai(self, user_id: int) -> None:
@@ -224,13 +230,20 @@ class Session(Persistence):
             return await self._apply(game, seat, action)
 
     async def ai_step(self) -> bool:
-        """Let the AI to act choose and act; False if it is no AI's turn any more."""
+        """Let the AI to act choose and act; False if it is no AI's turn any more.
+
+        The choice is made without the lock (a hard AI thinks in the pool); it is
+        applied only if nothing changed meanwhile (else the caller asks again).
+        """
         async with self.lock:
             seat = self.ai_to_act()
             if seat is None or self.game is None:
                 return False
-            action = self.players[seat].choose(player_view(self.game, seat))
-            await self._apply(self.game, seat, action)
+            view, version, player = player_view(self.game, seat), self.version, self.players[seat]
+        action = await self.sessions.ai.choose(player, view)
+        async with self.lock:
+            if self.version == version and self.ai_to_act() == seat and self.game is not None:
+                await self._apply(self.game, seat, action)
             return True
 
     async def stop(self, user_id: int, moderator: bool, name: str = "") -> None:
@@ -292,20 +305,28 @@ class Session(Persistence):
 
     def _make_players(self) -> None:
         self.players = {
-            i: make_player(f"{self.seed}:{i}") for i, s in enumerate(self.seats) if s.is_ai
+            i: make_player(f"{self.seed}:{i}", None if s.away else s.difficulty)
+            for i, s in enumerate(self.seats)
+            if s.is_ai
         }
 
 class Sessions:
     """The sessions of every channel this process serves."""
 
     def __init__(
-        self, store: Store, *, ai_delay: float, seed: str | None, clock: Clock | None = None
+        self,
+        store: Store,
+        *,
+        ai_delay: float,
+        seed: str | None,
+        clock: Clock | None = None,
+        ai_workers: int = 1,
     ) -> None:
         self.store = store
         self.guild_settings = GuildSettings(store)  # bot/guild_settings.py
         self.seed = seed
         self._by_channel: dict[int, Session] = {}
-        self.ai = AiRunner(self, ai_delay)
+        self.ai = AiRunner(self, ai_delay, ai_workers)
         self.clock: Clock = clock or SystemClock()
         self.timers = Watchdog(self, self.clock)
         self.outbox = Outbox(store)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import discord
 import yarl
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.shards import ShardPlan, parse_shard_ids
 
 
 class Settings(BaseSettings):
@@ -19,11 +21,37 @@ class Settings(BaseSettings):
     lama_db: str = "lama.db"
     lama_dev_guild: int | None = None
     lama_ai_delay: float = Field(default=1.5, ge=0)
+    lama_ai_workers: int = Field(default=1, ge=0, le=64)
     lama_seed: str | None = None
     lama_ping_delay: float = Field(default=10.0, ge=0)  # a human's turn waits this long: ping
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
     lama_guild_ready_timeout: float = Field(default=2.0, ge=0)
+    lama_card_emojis: bool = True  # card faces as the application's emojis (cogs.card_emojis)
+    # several processes (bot/cluster.py): the shards this one connects, and whether it syncs
+    lama_shard_count: int | None = Field(default=None, ge=1)
+    lama_shard_ids: str | None = None
+    lama_sync_commands: bool = True
+    lama_identify_window: float = Field(default=5.0, ge=0)
+
+    @field_validator("lama_shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_shard_ids(value)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        self.shard_plan  # noqa: B018 (raises ValueError when the ids do not fit the count)
+        return self
+
+    @property
+    def shard_plan(self) -> ShardPlan:
+        ids = parse_shard_ids(self.lama_shard_ids) if self.lama_shard_ids else None
+        if ids is not None and self.lama_shard_count is None:
+            raise ValueError("LAMA_SHARD_IDS needs LAMA_SHARD_COUNT")
+        return ShardPlan(self.lama_shard_count, ids)
 
     @field_validator("lama_log_level")
     @classmethod

@@ -138,11 +138,14 @@ class SqliteStore:
             log.info("migrating %s to schema version %d", self.path, number + 1)
             try:  # each step and its version number land together, or not at all
                 await self.db.executescript(
-                    f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
+                    f"BEGIN IMMEDIATE; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; "
+                    "COMMIT;"
                 )
             except Exception:
                 if self.db.in_transaction:
                     await self.db.rollback()
+                if await self.schema_version() > number:
+                    continue  # another process sharing the file took this step meanwhile
                 raise
 
     @contextlib.asynccontextmanager

@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
-EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.stats", "cogs.admin", "cogs.liveness")
+EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.stats", "cogs.admin", "cogs.liveness",
+              "cogs.card_emojis")

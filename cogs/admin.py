@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
+from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import N_
 from bot.sessions import Session, Status
 from bot.timers import (
@@ -22,6 +23,7 @@ from bot.timers import (
 from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import VARIANTS, lobby_payload
+from cogs.pictures import images_on
 from cogs.render import COLOUR
 from cogs.replies import user_tr
 from cogs.rules_text import rules_paragraphs
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
     from bot.client import LamaBot
 
 log = logging.getLogger(__name__)
+
+IMAGE_CHOICES = [app_commands.Choice(name="on", value="on"),
+                 app_commands.Choice(name="off", value="off")]
 
 
 def require_server_manager(interaction: discord.Interaction) -> None:
@@ -62,6 +67,9 @@ class Admin(commands.Cog):
                                  "bot plays for a player (0: no timer)",
                                  callback=self.config_turn_timeout),
             language_command(),  # cogs/language.py
+            app_commands.Command(name="images", description="Pictures of hands and charts in "
+                                 "this server's messages (on by default)",
+                                 callback=self.config_images),
         ]
 
     async def cog_load(self) -> None:
@@ -94,6 +102,27 @@ class Admin(commands.Cog):
         text = (tr.plural("Turn timeout set to {n} second for new games.",
                           "Turn timeout set to {n} seconds for new games.", seconds) if seconds
                 else tr("Turn timer switched off for new games."))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.describe(images="on or off; leave out to see the current value")
+    @app_commands.choices(images=IMAGE_CHOICES)
+    async def config_images(self, interaction: discord.Interaction,
+                            images: str | None = None) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        settings = self.bot.sessions.guild_settings
+        if images is None:
+            text = (tr("Pictures are on: hands and final standings come with images.")
+                    if images_on(settings, guild_id)
+                    else tr("Pictures are off: the bot shows cards and scores as text."))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        if images not in ("on", "off"):  # a forged option
+            raise BotError(N_("Choose on or off."))
+        require_server_manager(interaction)
+        await settings.set(guild_id, IMAGES_SETTING, images)
+        text = (tr("Pictures switched on.") if images == "on"
+                else tr("Pictures switched off: cards and scores as text."))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def stop(self, interaction: discord.Interaction) -> None:

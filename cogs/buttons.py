@@ -27,8 +27,8 @@ PREFIX = "lama:v2"
 LEGACY_PREFIX = "lama:v1"
 GAME = r"(?P<game>[0-9a-f]{1,32})"
 LOBBY_OPS = ("join", "leave", "start", "cancel")
-AI_OPS = ("ai", "noai")
-"""The host's AI seat buttons (Add AI, Remove AI), drawn on their own row."""
+AI_OPS = ("easyai", "ai", "hardai", "noai")
+"""The host's AI seat buttons (Add easy AI, Add AI, Add hard AI, Remove AI), on their own row."""
 CUSTOM_ID_MAX = 100
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from game import Card, Event, EventKind
 
 VALUE_EMOJI = {1: "🔴", 2: "🟠", 3: "🟡", 4: "🟢", 5: "🔵", 6: "🟣"}
@@ -15,8 +15,19 @@ BLACK = "⚫"
 TOKEN = "🎩"
 
 
+FACES: dict[str, str] = {}
+"""Card token → ``<:lama_3:id>``, the application's own emoji of that face, once known
+(cogs.card_emojis fills it at start-up); empty: the emoji text below."""
+
+
 def card_text(card: Card) -> str:
-    """``3`` → ``🟡3``, ``L`` → ``🦙``, ``2/3*`` → ``🟠2/3⭐``."""
+    """The card's face emoji where the bot has one, else :func:`plain_text`."""
+    return FACES.get(card.token) or plain_text(card)
+
+
+def plain_text(card: Card) -> str:
+    """``3`` → ``🟡3``, ``L`` → ``🦙``, ``2/3*`` → ``🟠2/3⭐`` (also where custom emoji do not
+    render: button labels, select options)."""
     if not card.numbers:
         return LLAMA
     plain = card.token.rstrip("*+")
@@ -32,15 +43,42 @@ def cards_text(cards: Sequence[Card]) -> str:
 
 
 def chips_text(white: int, black: int) -> str:
+    """Laid out here, translated where shown: as a placeholder value or through ``figures``."""
     return f"{WHITE}{white} {BLACK}{black}"
 
 
-def colour_text(tr: Translator, colour: str | None) -> str:
-    return {
-        "white": tr("a white chip"),
-        "black": tr("a black chip"),
-        "token": tr("the magic token"),
-    }.get(colour or "", tr("nothing"))
+# What a chip event moved ("white", "black", "token" or None for nothing), each as a whole
+# sentence: "gave nothing" needs a negated verb in French, Spanish and Persian, so the
+# thing moved is never a fragment put into a sentence.
+GAVE = {
+    "white": N_("{name} gave a white chip to {other}."),
+    "black": N_("{name} gave a black chip to {other}."),
+    "token": N_("{name} gave the magic token to {other}."),
+    None: N_("{name} had nothing to give to {other}."),
+}
+STAGED = {
+    "white": N_("{name} put a white chip on the magic stage."),
+    "black": N_("{name} put a black chip on the magic stage."),
+    "token": N_("{name} put the magic token on the magic stage."),
+    None: N_("{name} had no chip to put on the magic stage."),
+}
+THREE_LLAMAS = {
+    "white": N_("Three llamas! {name} returned a white chip."),
+    "black": N_("Three llamas! {name} returned a black chip."),
+    "token": N_("Three llamas! {name} returned the magic token."),
+    None: N_("Three llamas! {name} had no chip to return."),
+}
+RETURNED = {
+    "white": N_("{name} emptied their hand and returned a white chip."),
+    "black": N_("{name} emptied their hand and returned a black chip."),
+    "token": N_("{name} emptied their hand and returned the magic token."),
+    None: N_("{name} emptied their hand but had no chip to return."),
+}
+
+
+def by_chip(sentences: dict[str | None, str], chip: str | None) -> str:
+    """The sentence of ``sentences`` for the chip ``chip`` (anything unknown: nothing)."""
+    return sentences.get(chip, sentences[None])
 
 
 def event_text(tr: Translator, event: Event, names: Sequence[str]) -> str | None:
@@ -70,19 +108,18 @@ def event_text(tr: Translator, event: Event, names: Sequence[str]) -> str | None
     if kind is EventKind.STOPPED:
         return tr("{name} stopped the round.", name=who)
     if kind is EventKind.GAVE:
-        return tr("{name} gave {what} to {other}.", name=who, what=colour_text(tr, card),
-                  other=other)
+        return tr(by_chip(GAVE, card), name=who, other=other)
     if kind is EventKind.TOOK_TOKEN:
         return tr("{name} took the magic token.", name=who)
     if kind is EventKind.STAGED:
-        return tr("{name} put {what} on the magic stage.", name=who, what=colour_text(tr, card))
+        return tr(by_chip(STAGED, card), name=who)
     if kind is EventKind.TOOK_STAGE:
         return tr("{name} took the magic stage.", name=who)
     if kind is EventKind.ROLLED:
         dice = " ".join(token_text(t) for t in event.cards)
         return tr("{name} rolled {dice}.", name=who, dice=dice)
     if kind is EventKind.THREE_LLAMAS:
-        return tr("Three llamas! {name} returned {what}.", name=who, what=colour_text(tr, card))
+        return tr(by_chip(THREE_LLAMAS, card), name=who)
     if kind is EventKind.DISCARDED:
         return tr("{name} discarded {tiles}.", name=who,
                   tiles=" ".join(token_text(t) for t in event.cards))
@@ -91,6 +128,5 @@ def event_text(tr: Translator, event: Event, names: Sequence[str]) -> str | None
     if kind is EventKind.BUSTED:
         return tr("{name} busted and took the rest of the llama row.", name=who)
     if kind is EventKind.RETURNED_CHIP:
-        return tr("{name} emptied their hand and returned {what}.", name=who,
-                  what=colour_text(tr, card))
+        return tr(by_chip(RETURNED, card), name=who)
     return None

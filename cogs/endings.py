@@ -6,30 +6,46 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.markdown import BUTTON_LABEL, clip
 from cogs.buttons import RematchButton
-from cogs.cards import colour_text
+from cogs.cards import by_chip
 from cogs.render import COLOUR, Payload
 from game import Event, EventKind, PlayerView
 
+# One whole line per reason (never a reason put into a line): the sentence around a reason
+# changes with it in other languages.
+RETURNED_LINE = {
+    "white": N_("**{name}**: {points} (emptied their hand and returned a white chip); "
+                "total {total}"),
+    "black": N_("**{name}**: {points} (emptied their hand and returned a black chip); "
+                "total {total}"),
+    "token": N_("**{name}**: {points} (emptied their hand and returned the magic token); "
+                "total {total}"),
+    None: N_("**{name}**: {points} (emptied their hand, no chip to return); total {total}"),
+}
 
-def _reason(
-    tr: Translator, seat: int, points: int, events: Sequence[Event], before: PlayerView | None,
-    after: PlayerView,
+
+def _line(
+    tr: Translator, seat: int, points: int, total: int, events: Sequence[Event],
+    before: PlayerView | None, after: PlayerView,
 ) -> str:
+    """The seat's line of the round summary: name, points, why, new total."""
+    params = {"name": tr.name(after.seats[seat].name), "points": f"{points:+d}", "total": total}
     returned = next((e for e in events if e.kind is EventKind.RETURNED_CHIP and e.seat == seat),
                     None)
     if returned is not None:
-        return tr("emptied their hand and returned {what}", what=colour_text(tr, returned.card))
+        return tr(by_chip(RETURNED_LINE, returned.card), **params)
     if before is not None and before.token_holder == seat and after.uses_magic:
-        return tr("cards left, and 10 for holding the magic token")
+        return tr("**{name}**: {points} (cards left, and 10 for holding the magic token); "
+                  "total {total}", **params)
     if not after.uses_chips and points > 0:
-        return tr("stopped the round on a llama")
+        return tr("**{name}**: {points} (stopped the round on a llama); total {total}", **params)
     if before is not None and before.seats[seat].hand_size:
-        left = before.seats[seat].hand_size
-        return tr.plural("{n} card left in hand", "{n} cards left in hand", left)
-    return tr("no cards left")
+        return tr.plural("**{name}**: {points} ({n} card left in hand); total {total}",
+                         "**{name}**: {points} ({n} cards left in hand); total {total}",
+                         before.seats[seat].hand_size, **params)
+    return tr("**{name}**: {points} (no cards left); total {total}", **params)
 
 
 def round_summary(
@@ -41,13 +57,8 @@ def round_summary(
     if over is None:
         return None
     embed = discord.Embed(title=tr("Round {n} is over", n=round_no), colour=COLOUR)
-    lines = []
-    for s in after.seats:
-        points = over.points[s.seat]
-        sign = f"{points:+d}"
-        reason = _reason(tr, s.seat, points, events, before, after)
-        lines.append(tr("**{name}**: {points} ({reason}); total {total}",
-                        name=tr.name(s.name), points=sign, reason=reason, total=s.score))
+    lines = [_line(tr, s.seat, over.points[s.seat], s.score, events, before, after)
+             for s in after.seats]
     embed.description = "\n".join(lines)
     return Payload(embed=embed)
 
@@ -83,8 +94,9 @@ def final_standings(
         s = view.seats[seat]
         crown = " 🏆" if seat in view.winners else ""
         bot = " 🤖" if users[seat] is None else ""
-        lines.append(f"{place}. **{tr.name(s.name)}**{bot}: "
-                     + tr.plural("{n} point", "{n} points", s.score) + crown)
+        lines.append(tr.plural("{place}. **{name}**{bot}: {n} point{crown}",
+                               "{place}. **{name}**{bot}: {n} points{crown}", s.score,
+                               place=place, name=tr.name(s.name), bot=bot, crown=crown))
     embed.description = "\n".join(lines)
     winners = tr.join([tr.name(view.seats[s].name) for s in view.winners])
     embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)

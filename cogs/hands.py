@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 TOKEN_TTL = 14 * 60.0  # seconds: Discord's 15 minutes, less a margin
 
 Shape = tuple[object, ...]
-Render = Callable[[discord.Interaction, "Session", int], tuple[Payload, "PlayerView"]]
+Render = Callable[[discord.Interaction, "Session", int], Awaitable[Payload]]
 
 
 def shape(view: PlayerView, finished: bool) -> Shape:
@@ -84,12 +84,13 @@ class LiveHands:
                 if hand.game_id != session.game_id or now - hand.clicked_at >= TOKEN_TTL:
                     del self._hands[key]  # another game, or the token is too old to use
                     continue
-                payload, view = render(hand.interaction, session, hand.seat)
+                view = session.view(hand.seat)
                 new = shape(view, session.game is None or view.finished)
                 if new == hand.shown:
                     continue
                 hand.shown = new
                 try:
+                    payload = await render(hand.interaction, session, hand.seat)
                     await hand.interaction.edit_original_response(**payload.edit_kwargs())
                     edited += 1
                 except discord.HTTPException as error:

@@ -47,9 +47,10 @@ async def config_language(interaction: discord.Interaction, language: str | None
     if language is None:
         current = settings.get(guild_id, LANGUAGE_SETTING)
         tr = user_tr(interaction)
-        text = (tr("This server reads L.A.M.A. in {language}.", language=LANGUAGE_NAMES[current])
+        text = (tr("The bot's language on this server: {language}.",
+                   language=LANGUAGE_NAMES[current])
                 if current in LANGUAGE_NAMES
-                else tr("No server language is set: everyone reads L.A.M.A. in their own "
+                else tr("No server language is set: the bot answers each player in their "
                         "Discord language, and public messages follow the game's host."))
         await interaction.response.send_message(text, ephemeral=True)
         return
@@ -60,10 +61,10 @@ async def config_language(interaction: discord.Interaction, language: str | None
     await settings.set(guild_id, LANGUAGE_SETTING, language)
     locale = interaction.locale.value if interaction.locale else None
     tr = translator(pick(language, locale))
-    text = (tr("From now on this server reads L.A.M.A. in {language}.",
+    text = (tr("From now on, the bot's language on this server: {language}.",
                language=LANGUAGE_NAMES[language])
             if language in LANGUAGE_NAMES
-            else tr("From now on everyone reads L.A.M.A. in their own Discord language."))
+            else tr("From now on, the bot answers each player in their Discord language."))
     await interaction.response.send_message(text, ephemeral=True)
 
 

@@ -40,12 +40,35 @@ def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -
     host = next((tr.name(s.name) for s in session.seats if s.user_id == session.host_id),
                 f"<@{session.host_id}>")
     opts = dict(rules.option_defaults, **session.options)
-    summary = (tr.plural("{n} round", "{n} rounds", opts["rounds"]) if "rounds" in opts
-               else tr.plural("to {n} point", "to {n} points", opts["target"]))
-    if session.timers.turn_timeout > 0:
-        summary = tr("{rules}; {n} s per turn", rules=summary, n=session.timers.turn_timeout)
+    seconds = session.timers.turn_timeout
+    if "rounds" in opts:
+        summary = (tr.plural("{n} round; {seconds} s per turn", "{n} rounds; {seconds} s per turn",
+                             opts["rounds"], seconds=seconds) if seconds > 0
+                   else tr.plural("{n} round", "{n} rounds", opts["rounds"]))
+    else:
+        summary = (tr.plural("to {n} point; {seconds} s per turn",
+                             "to {n} points; {seconds} s per turn", opts["target"],
+                             seconds=seconds) if seconds > 0
+                   else tr.plural("to {n} point", "to {n} points", opts["target"]))
     return lobby_message(tr, session.short_id, tr(rules.title), host,
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
+
+
+AI_SEATS = {
+    "easyai": ("easy", N_("Easy AI {n}")),
+    "ai": ("normal", N_("AI {n}")),
+    "hardai": ("hard", N_("Hard AI {n}")),
+}
+"""Lobby button -> the AI seat's difficulty and name (the name shows it at the table)."""
+
+
+async def add_ai(
+    interaction: discord.Interaction, session: Session, tr: Translator, op: str
+) -> None:
+    """Seat an AI of the difficulty the button names."""
+    difficulty, name = AI_SEATS[op]
+    await in_time(interaction, session.add_ai(interaction.user.id, tr.pattern(name), difficulty,
+                                              tr.figures))
 
 
 def game_options(variant: str, target: int | None, rounds: int | None) -> dict[str, int]:
@@ -136,8 +159,8 @@ class Lobby(commands.Cog):
             await in_time(interaction, session.join(user.id, user.display_name))
         elif op == "leave":
             await in_time(interaction, session.leave(user.id))
-        elif op == "ai":
-            await in_time(interaction, session.add_ai(user.id, tr.pattern(N_("AI {n}"))))
+        elif op in AI_SEATS:
+            await add_ai(interaction, session, tr, op)
         elif op == "noai":
             await in_time(interaction, session.remove_ai(user.id))
         elif op == "cancel":

@@ -20,7 +20,7 @@ from cogs.buttons import (
     HandButton,
     LobbyButton,
 )
-from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text
+from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
 from game import Action, ActionType, Card, Event, Phase, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
@@ -38,14 +38,22 @@ class Payload:
     view: discord.ui.View | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
-    files: list[discord.File] = field(default_factory=list)  # attachments riding along
+    files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures), the record
     mentions: list[int] = field(default_factory=list)  # more users it may ping (winners)
 
     def kwargs(self) -> dict[str, Any]:
-        """For a new message (send, send_message)."""
+        """For sending; with pictures, their files."""
+        files = {"files": self.files} if self.files else {}
+        return {**files, **self._common()}
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For editing: the attachments are replaced by this payload's files (maybe none)."""
+        return {"attachments": self.files, **self._common()}
+
+    def _common(self) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
         users = [discord.Object(u) for u in pinged] if pinged else False
-        kwargs: dict[str, Any] = {
+        return {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
@@ -53,22 +61,11 @@ class Payload:
                 everyone=False, roles=False, replied_user=False, users=users
             ),
         }
-        if self.files:
-            kwargs["files"] = self.files
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        """For an edit (edit, edit_message, edit_original_response): files replace the
-        message's attachments."""
-        kwargs = self.kwargs()
-        if "files" in kwargs:
-            kwargs["attachments"] = kwargs.pop("files")
-        return kwargs
 
 
 def short_label(card: Card) -> str:
     """A card in a button label: ``3``, ``2/3⭐``, ``🦙``."""
-    return card_text(card)[1:] if card.numbers else card_text(card)
+    return plain_text(card)[1:] if card.numbers else plain_text(card)
 
 
 def options_text(tr: Translator, view: PlayerView) -> str:
@@ -90,7 +87,7 @@ def lobby_message(
 ) -> Payload:
     """The public lobby: seats and (unless ``closed``) Join, Leave, Start, Cancel, and the
     host's Add AI and Remove AI. ``host`` is already escaped (a name or a mention)."""
-    lines = [f"{i + 1}. {'🤖 ' if ai else ''}{tr.name(name)}"
+    lines = [f"{tr.figures(i + 1)}. {'🤖 ' if ai else ''}{tr.name(name)}"
              for i, (name, ai) in enumerate(seats)]
     embed = discord.Embed(title=tr("{title}: new game", title=title), colour=COLOUR)
     embed.description = "\n".join(lines) or tr("Nobody is seated yet.")
@@ -116,8 +113,9 @@ def lobby_message(
 
 
 def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
-    """The host's AI seat controls (second row): Add AI, Remove AI."""
-    labels = {"ai": tr("Add AI"), "noai": tr("Remove AI")}
+    """The host's AI seat controls (second row): Add easy AI, Add AI, Add hard AI, Remove AI."""
+    labels = {"easyai": tr("Add easy AI"), "ai": tr("Add AI"), "hardai": tr("Add hard AI"),
+              "noai": tr("Remove AI")}
     items = [LobbyButton(game, op, labels[op]) for op in AI_OPS]
     for item in items:
         item.item.row = 1
@@ -132,11 +130,11 @@ def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
     parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
-        parts.append(tr.isolate(cards_text(s.tiles)))
+        parts.append(tr.isolate(tr.figures(cards_text(s.tiles))))
     else:
         parts.append(tr.plural("{n} card", "{n} cards", s.hand_size))
     if view.uses_chips:
-        parts.append(tr.isolate(chips_text(s.white, s.black)))
+        parts.append(tr.isolate(tr.figures(chips_text(s.white, s.black))))
     parts.append(tr.plural("{n} point", "{n} points", s.score))
     if s.holds_token:
         parts.append(TOKEN)
@@ -167,11 +165,13 @@ def table_message(
         lines.append(tr("Roll: {dice}", dice=cards_text(view.roll)))
     if view.stage is not None:
         white, black = view.stage
-        show = tr(" (magic show!)") if white + black >= 5 else ""
-        lines.append(tr("Magic stage: {chips}{show}", chips=chips_text(white, black), show=show))
-        holder = (tr("the supply") if view.token_holder is None
-                  else tr.name(view.seats[view.token_holder].name))
-        lines.append(tr("Magic token {token}: {holder}", token=TOKEN, holder=holder))
+        chips = chips_text(white, black)
+        lines.append(tr("Magic stage: {chips} (magic show!)", chips=chips) if white + black >= 5
+                     else tr("Magic stage: {chips}", chips=chips))
+        lines.append(tr("Magic token {token}: in the supply", token=TOKEN)
+                     if view.token_holder is None
+                     else tr("Magic token {token}: {name}", token=TOKEN,
+                             name=tr.name(view.seats[view.token_holder].name)))
     lines.append("")
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
@@ -203,8 +203,8 @@ def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
     kind = action.type
     if kind is ActionType.PLAY and action.card is not None:
         n = counts[action.card]
-        label = tr("Play {card}", card=short_label(action.card))
-        return label if n < 2 else tr("{label} (×{n})", label=label, n=n)
+        card = short_label(action.card)
+        return tr("Play {card}", card=card) if n < 2 else tr("Play {card} (×{n})", card=card, n=n)
     if kind is ActionType.TAKE and action.card is not None:
         return tr("Take {tile}", tile=short_label(action.card))
     if kind is ActionType.DISCARD:

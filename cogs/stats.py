@@ -26,16 +26,22 @@ TOP = 15
 
 
 def record_text(tr: Translator, s: Standing) -> str:
-    """``12 games, 5 wins (42%), 17.5 points per game`` in ``tr``'s language."""
-    return tr("{games}, {wins} ({rate}%), {avg} points per game",
-              games=tr.plural("{n} game", "{n} games", s.games),
-              wins=tr.plural("{n} win", "{n} wins", s.wins), rate=round(100 * s.win_rate),
-              avg=tr.decimal(s.average_points))
+    """``5 of 12 games won (42%), 17.5 points per game`` in ``tr``'s language."""
+    return tr.plural("{wins} of {n} game won ({rate}%), {avg} points per game",
+                     "{wins} of {n} games won ({rate}%), {avg} points per game", s.games,
+                     wins=s.wins, rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points))
 
 
 def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
-    return tr("{place}. **{name}**: {record}, rating {rating}", place=place_no,
-              name=tr.name(s.name), record=record_text(tr, s), rating=tr.decimal(s.rating, 2))
+    """One whole sentence per player (a record is never put into another sentence)."""
+    return tr.plural(
+        "{place}. **{name}**: {wins} of {n} game won ({rate}%), {avg} points per game, "
+        "rating {rating}",
+        "{place}. **{name}**: {wins} of {n} games won ({rate}%), {avg} points per game, "
+        "rating {rating}",
+        s.games, place=place_no, name=tr.name(s.name), wins=s.wins,
+        rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points),
+        rating=tr.decimal(s.rating, 2))
 
 
 def result(s: Standing) -> tuple[float, int, int]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +24,14 @@ from cogs.endings import final_standings, round_summary
 from cogs.hands import LiveHands
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
+from cogs.pictures import (
+    add_chart,
+    add_hand_picture,
+    chart_body,
+    images_on,
+    refused_upload,
+    without_files,
+)
 from cogs.render import Payload, hand_message, quit_confirmation, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
@@ -41,6 +51,8 @@ class Table(commands.Cog):
 
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
+        self._answering: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self._command = app_commands.Command(
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
@@ -89,6 +101,7 @@ class Table(commands.Cog):
     ) -> None:
         seat = session.require_seat(interaction.user.id)
         payload, view = self.render_hand(interaction, session, seat, note)
+        payload = await self.pictured(interaction, session, seat, payload)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
         self.hands.answered(interaction, session, seat, view)
 
@@ -106,19 +119,23 @@ class Table(commands.Cog):
         except StaleButton as stale:
             seat = session.require_seat(interaction.user.id)
             note = tr(stale.message)
-            payload, view = self.render_hand(interaction, session, seat, note)
-            await update_message(interaction, **payload.edit_kwargs())
-            self.hands.answered(interaction, session, seat, view)
+            async with self.answering(interaction.user.id):
+                payload, view = self.render_hand(interaction, session, seat, note)
+                payload = await self.pictured(interaction, session, seat, payload)
+                if await update_message(interaction, **payload.edit_kwargs()):
+                    self.hands.answered(interaction, session, seat, view)
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
-        payload, view = self.render_hand(interaction, session, seat, note)
-        if await update_message(interaction, **payload.edit_kwargs()):
-            self.hands.answered(interaction, session, seat, view)
-        else:  # its token is spent: this hand is not followed any more
-            self.hands.drop(session.channel_id, interaction.user.id)
+        async with self.answering(interaction.user.id):
+            payload, view = self.render_hand(interaction, session, seat, note)
+            payload = await self.pictured(interaction, session, seat, payload, waiting_too=False)
+            if await update_message(interaction, **payload.edit_kwargs()):
+                self.hands.answered(interaction, session, seat, view)
+            else:  # its token is spent: this hand is not followed any more
+                self.hands.drop(session.channel_id, interaction.user.id)
         await self.bot.sessions.publish(session)
 
     async def on_ask(
@@ -147,7 +164,28 @@ class Table(commands.Cog):
     async def follow_hands(self, session: Session) -> None:
         """After a published change: open hands show what changed for their owners."""
         if session.game is not None:
-            await self.hands.follow(session, self.render_hand)
+            await self.hands.follow(session, self.followed_hand)
+
+    async def followed_hand(self, interaction: discord.Interaction, session: Session, seat: int
+                            ) -> Payload:
+        """A followed hand, with its picture like an answered one."""
+        payload, _ = self.render_hand(interaction, session, seat)
+        async with self.answering(interaction.user.id):
+            return await self.pictured(interaction, session, seat, payload)
+
+    def answering(self, user_id: int) -> asyncio.Lock:
+        """One player's hand answers leave in the order their clicks were decided: the
+        picture is rendered off the loop, which must not let a later answer overtake."""
+        lock = self._answering.get(user_id)
+        if lock is None:
+            lock = self._answering[user_id] = asyncio.Lock()
+        return lock
+
+    async def pictured(self, interaction: discord.Interaction, session: Session, seat: int,
+                       payload: Payload, waiting_too: bool = True) -> Payload:
+        """The hand with its picture (cogs.pictures), where the server and Discord allow it."""
+        return await add_hand_picture(payload, session.view(seat), interaction,
+                                      self.bot.sessions.guild_settings, waiting_too=waiting_too)
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
@@ -208,6 +246,8 @@ class Table(commands.Cog):
             if session.game is not None:  # the whole game, every hand: fine once it is over
                 body["record"] = {"name": f"lama-{session.game_id}.json",
                                   "data": to_dict(session.game)}
+            if images_on(self.bot.sessions.guild_settings, session.guild_id):
+                body["chart"] = chart_body(tr, view)
             items.append(self._owe(session, EVENT, "standings", body))
             return items
         items.append(self._owe(session, STATE, "table", {"repost": repost}))
@@ -226,8 +266,7 @@ class Table(commands.Cog):
         channel = self._channel(item.channel_id, item.guild_id)
         try:
             if item.kind == EVENT:
-                message = await channel.send(nonce=item.nonce, **event_kwargs(item.body))
-                return message.id
+                return await self._event(channel, item)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
             if item.key == "table":
@@ -242,6 +281,31 @@ class Table(commands.Cog):
             if channel_gone(error):
                 raise ChannelGone(str(error)) from error
             raise
+
+    async def _event(self, channel: discord.PartialMessageable, item: Owed) -> int:
+        """A posted event; the final standings with their chart, or as text where the
+        channel refuses files (no Attach Files)."""
+        payload = event_payload(item.body)
+        if item.body.get("chart") and self._may_attach(item.channel_id):
+            payload = await add_chart(payload, item.body["chart"])
+        try:
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        except discord.HTTPException as error:
+            if not payload.files or not refused_upload(error):
+                raise
+            log.info("no Attach Files in channel %s: standings as text", item.channel_id)
+            payload = without_files(event_payload(item.body))
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        return message.id
+
+    def _may_attach(self, channel_id: int) -> bool:
+        """Attach Files in this channel, as far as the cache knows (unknown: try, and fall
+        back to text on Discord's refusal)."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True
+        me = channel.guild.me
+        return me is None or channel.permissions_for(me).attach_files
 
     async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:
@@ -354,7 +418,7 @@ def payload_from_body(body: dict[str, Any]) -> Payload:
                    mentions=list(body.get("mentions") or []))
 
 
-def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+def event_payload(body: dict[str, Any]) -> Payload:
     payload = payload_from_body(body)
     record = body.get("record")
     if record is not None:  # the game's record, replayable with `python -m game replay`
@@ -364,7 +428,8 @@ def event_kwargs(body: dict[str, Any]) -> dict[str, Any]:
     if rematch is not None:
         payload.view = discord.ui.View(timeout=None)
         payload.view.add_item(RematchButton(rematch["game_id"], rematch["label"]))
-    return payload.kwargs()
+    return payload
+
 
 
 async def setup(bot: LamaBot) -> None:

@@ -8,8 +8,11 @@ Driver API::
 
     from fakediscord import FakeDiscord, FakeDiscordError, MANAGE_MESSAGES, SEND_MESSAGES
 
-    async with FakeDiscord(interaction_timeout=3.0, transcript_dir=None) as fake:
+    async with FakeDiscord(interaction_timeout=3.0, transcript_dir=None,
+                           shards=1, max_concurrency=1,             # GET /gateway/bot
+                           session_starts=1000) as fake:            # answers these
         guild = fake.add_guild("Lama Club", locale="en-US", bot_permissions=None)
+        fake.add_guild("Far", shard=(3, 8))        # an id routed to shard 3 of 8
         table = guild.add_text_channel("lama")
         ana = guild.add_member("ana", locale="en-US")
         mod = guild.add_member("mo", permissions=MANAGE_MESSAGES)   # a role with these perms
@@ -40,7 +43,12 @@ Driver API::
             fake.delay("*", "/interactions/*/callback", 0.2, times=None)  # -> Fault(.hits)
             await fake.drop_gateway(code=4000, wait=True)  # client reconnects and RESUMEs
             fake.gateway.resumes, fake.gateway.identifies, fake.gateway.replayed
+<<<<<<< HEAD
+            fake.gateway.shards()   # {(shard_id, count): live connections}; each connection
+                                    # gets only its shard's guilds' events and interactions
+=======
         fake.keep_files = True          # keep uploads' bytes: fake.files[attachment id]
+>>>>>>> main
         fake.write_transcript("out/")   # transcript.jsonl + transcript.html
         fake.refusals, fake.failures, fake.errors
 

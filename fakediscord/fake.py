@@ -66,8 +66,14 @@ class FakeDiscord:
         bot_name: str = "LamaBot",
         token: str | None = None,
         pacing: float | Pacing | None = None,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        session_starts: int = 1000,
     ) -> None:
         self.clock = Clock()
+        self.shards = shards  # what GET /gateway/bot recommends
+        self.max_concurrency = max_concurrency  # IDENTIFYs allowed per 5 s per bucket
+        self.session_starts = session_starts  # IDENTIFYs allowed today (Discord: 1,000)
         self.snowflakes = Snowflakes(self.clock)
         self.notifier = Notifier()
         self.interaction_timeout = interaction_timeout
@@ -214,10 +220,18 @@ class FakeDiscord:
         *,
         locale: str = "en-US",
         bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild with the bot as member (bot_permissions: its role; default @everyone's)."""
+        """A guild with the bot as member (bot_permissions: its role; default @everyone's).
+
+        ``shard=(shard_id, shard_count)`` picks an id Discord routes to that shard.
+        """
         perms = DEFAULT_PERMISSIONS if bot_permissions is None else bot_permissions
-        guild = Guild(self, self.snowflakes.next(), name, locale=locale, bot_permissions=perms)
+        guild_id = self.snowflakes.next()
+        if shard is not None:
+            shard_id, count = shard
+            guild_id -= (((guild_id >> 22) - shard_id) % count) << 22
+        guild = Guild(self, guild_id, name, locale=locale, bot_permissions=perms)
         self.guilds.append(guild)
         if self.gateway.connected_once:
             self.gateway.dispatch_nowait("GUILD_CREATE", guild.payload(), guild.id)

@@ -111,6 +111,14 @@ class Gateway:
         self.connected_once = False
         self._closing: set[asyncio.Task[bool]] = set()
 
+    def shards(self) -> dict[tuple[int, int], int]:
+        """``{(shard_id, shard_count): live connections}``: who is connected to which shard."""
+        live: dict[tuple[int, int], int] = {}
+        for session in self.sessions.values():
+            if session.conn is not None:
+                live[session.shard] = live.get(session.shard, 0) + 1
+        return live
+
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.fake.port}/gateway"

@@ -99,6 +99,8 @@ class InteractionRoutes:
         if inter is None or inter.token != request.match_info["token"]:
             raise unknown("interaction", UNKNOWN_INTERACTION)
         body = await read_body(request, fake)
+        if isinstance(body, dict) and "attachments" in body and isinstance(body.get("data"), dict):
+            body["data"]["attachments"] = body.pop("attachments")  # uploads: the message's files
         try:
             if inter.channel.deleted:
                 raise unknown("Channel", UNKNOWN_CHANNEL)

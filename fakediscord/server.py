@@ -70,6 +70,7 @@ def _middleware(fake: FakeDiscord) -> Any:
         fake.log(
             "rest", {"method": method, "path": path, "query": dict(request.query), "body": body}
         )
+        entry = fake.entries[-1]  # an upload's JSON is read by the route (wire.read_body)
         pacing = fake.pacing
         if pacing is None:
             response = await _answer(fake, request, handler, method, path)
@@ -77,6 +78,8 @@ def _middleware(fake: FakeDiscord) -> Any:
             limited, ticket = pacing.admit(method, path)
             response = limited or await _answer(fake, request, handler, method, path)
             pacing.finish(ticket, response)
+        if body is None and "payload_json" in request:
+            entry["body"] = request["payload_json"]
         fake.log(
             "rest-answer",
             {"method": method, "path": path, "status": response.status, "body": _text(response)},
@@ -177,9 +180,17 @@ class Rest:
         return json_response({"url": self.fake.gateway.url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        """Discord's answer: recommended shards and the IDENTIFY budget (1,000 a day, of which
+        every IDENTIFY so far took one; ``max_concurrency`` per 5 s)."""
+        fake = self.fake
+        limit = {
+            "total": fake.session_starts,
+            "remaining": max(0, fake.session_starts - fake.gateway.identifies),
+            "reset_after": 86_400_000,
+            "max_concurrency": fake.max_concurrency,
+        }
         return json_response(
-            {"url": self.fake.gateway.url, "shards": 1, "session_start_limit": limit}
+            {"url": fake.gateway.url, "shards": fake.shards, "session_start_limit": limit}
         )
 
     async def get_me(self, request: web.Request) -> web.Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -23,6 +24,8 @@ h1,h2,h3 { color:#f2f3f5; } h2 { border-bottom:1px solid #4e5058; padding-bottom
 .msg:hover { background:#2e3035; }
 .msg.deleted { opacity:.45; text-decoration:line-through; }
 .msg.ephemeral { background:#2b2d4a; }
+.attachment img { max-width:520px; border-radius:4px; margin-top:4px; }
+.attachment.file { color:#00a8fc; }
 .head .author { color:#f2f3f5; font-weight:600; } .head .bot { background:#5865f2; color:#fff;
   font-size:10px; border-radius:3px; padding:0 4px; margin-left:4px; }
 .head .meta { color:#949ba4; font-size:12px; margin-left:8px; }
@@ -74,14 +77,14 @@ def render_html(fake: FakeDiscord) -> str:
             msgs = [
                 m for m in fake.messages.values() if m.channel is channel and m.ephemeral_to is None
             ]
-            out.extend(render_message(m) for m in msgs)
+            out.extend(render_message(m, fake.files) for m in msgs)
             if not msgs:
                 out.append("<p class='note'>no messages</p>")
         for member in guild.members:
             eph = [m for m in fake.messages.values() if m.ephemeral_to is member]
             if eph:
                 out.append(f"<h3>Only {_e(member.name)} can see these</h3>")
-                out.extend(render_message(m) for m in eph)
+                out.extend(render_message(m, fake.files) for m in eph)
     if fake.failures:
         out.append("<h2>Failed interactions</h2><ul>")
         out.extend(f"<li>{_e(f.user)}: {_e(f.reason)}</li>" for f in fake.failures)
@@ -92,7 +95,7 @@ def render_html(fake: FakeDiscord) -> str:
     return "\n".join(out)
 
 
-def render_message(msg: Message) -> str:
+def render_message(msg: Message, files: dict[int, bytes] | None = None) -> str:
     classes = ["msg"]
     if msg.deleted:
         classes.append("deleted")
@@ -118,9 +121,24 @@ def render_message(msg: Message) -> str:
     if msg.content:
         parts.append(f"<div class='content'>{_markdown(msg.content)}</div>")
     parts.extend(_embed(e) for e in msg.embed_dicts)
+    parts.extend(_attachment(a, files or {}) for a in msg.attachments)
     parts.extend(_component(c) for c in msg.component_dicts)
     parts.append("</div>")
     return "".join(parts)
+
+
+IMAGE_TYPES = {b"\x89PNG": "image/png", b"RIFF": "image/webp", b"\xff\xd8\xff": "image/jpeg"}
+
+
+def _attachment(data: dict[str, Any], files: dict[int, bytes]) -> str:
+    """An uploaded image inline (with ``fake.keep_files``), else the file's name and size."""
+    raw = files.get(int(data["id"]))
+    kind = next((t for magic, t in IMAGE_TYPES.items() if raw and raw.startswith(magic)), None)
+    name = _e(str(data.get("filename", "file")))
+    if raw is not None and kind is not None:
+        src = f"data:{kind};base64,{base64.b64encode(raw).decode()}"
+        return f"<div class='attachment'><img src='{src}' alt='{name}'></div>"
+    return f"<div class='attachment file'>📎 {name} ({int(data.get('size', 0))} bytes)</div>"
 
 
 def _embed(data: dict[str, Any]) -> str:

@@ -59,6 +59,14 @@ async def read_body(request: web.Request, fake: FakeDiscord) -> Any:
                     "index": i,
                 }
             )
+        request["payload_json"] = dict(payload)  # for the traffic log (server._middleware)
+        inner = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+        described = {str(a.get("id")): a for a in inner.get("attachments") or []
+                     if isinstance(a, dict)}  # (an interaction response: under "data")
+        for a in attachments:  # the alt text the client sent for file N (attachments[].id N)
+            text = described.get(str(a["index"]), {}).get("description")
+            if isinstance(text, str):
+                a["description"] = text
         if attachments:
             payload["attachments"] = attachments
         return payload

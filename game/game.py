@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from game import rng, rules
-from game.actions import Action, describe
+from game.actions import Action, ActionType, describe
+from game.cards import Card
 from game.errors import GameOver, IllegalAction, MissingChance, NotYourTurn
 from game.events import Event, EventKind
 from game.state import Phase, RoundChance, State
@@ -40,11 +41,11 @@ class Game:
         self.players: tuple[str, ...] = tuple(players)
         self.options = self.rules.validate_options(options)
         self.seed = seed
-        self.chance: list[RoundChance] = [
-            RoundChance(c.deck, list(c.rolls)) for c in chance
-        ]
+        self.chance: list[RoundChance] = [RoundChance(c.deck, list(c.rolls)) for c in chance]
         self.state = State.new(len(players))
         self.history: list[tuple[int, Action]] = []
+        self.round_start = 0  # where this round's actions begin in ``history``
+        self.round_opening: Card | None = None  # the card turned up at this round's deal
         self.rules.setup_game(self.state, self.options)
         self._legal: list[Action] | None = None
         self.opening_events: list[Event] = self._deal()
@@ -143,7 +144,20 @@ class Game:
                 return []
             deck = rng.shuffled_deck(self.seed, state.round_no, self.rules.deck())
             self.chance.append(RoundChance(deck))
-        return self.rules.start_round(state, self.chance[index])
+        events = self.rules.start_round(state, self.chance[index])
+        self.round_start = len(self.history)
+        self.round_opening = state.top
+        return events
+
+    def seen_this_round(self) -> tuple[Card, ...]:
+        """This round's face-up cards in order: the turned-up card, then every card played.
+
+        All of it is public (the table saw each card land on the pile).
+        """
+        if self.round_opening is None:
+            return ()
+        plays = (a.card for _, a in self.history[self.round_start :] if a.type is ActionType.PLAY)
+        return (self.round_opening, *(c for c in plays if c is not None))
 
     def _finish_round(self) -> list[Event]:
         state = self.state
@@ -186,6 +200,8 @@ class Game:
         other.chance = [RoundChance(c.deck, list(c.rolls)) for c in self.chance]
         other.state = self.state.clone()
         other.history = list(self.history)
+        other.round_start = self.round_start
+        other.round_opening = self.round_opening
         other._legal = None
         other.opening_events = []
         return other

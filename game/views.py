@@ -58,6 +58,9 @@ class PlayerView:
     legal: tuple[Action, ...]  # only when ``me`` is to act
     winners: tuple[int, ...]
     options: tuple[tuple[str, int], ...]
+    seen: tuple[Card, ...] = ()
+    """The public history a seat needs to guess hidden cards: this round's face-up
+    cards in order (the turned-up card, then every card played); empty in dice."""
 
     @property
     def finished(self) -> bool:
@@ -110,6 +113,7 @@ def player_view(game: Game, me: int | None) -> PlayerView:
         legal=tuple(game.legal_actions()) if mine else (),
         winners=state.winners,
         options=tuple(sorted(game.options.items())),
+        seen=game.seen_this_round() if rules.uses_draw_pile else (),
     )
 
 

@@ -54,6 +54,7 @@ class BotProcess:
             LAMA_DISCORD_URL=f"http://127.0.0.1:{self.fake.port}",
             LAMA_DB=str(self.db),
             LAMA_GUILD_READY_TIMEOUT="0.2",
+            LAMA_CARD_EMOJIS="false",  # the page draws no custom emoji: cards as emoji text
         )
         return {k: v for k, v in env.items() if v}
 

@@ -60,7 +60,7 @@ def register(name: str, factory: PlayerFactory) -> None:
 
 def _load() -> None:
     """Import every AI module (each registers itself); importing twice costs nothing."""
-    from game.ai import heuristic, random  # noqa: F401
+    from game.ai import hard, heuristic, random  # noqa: F401
 
 
 def names() -> list[str]:

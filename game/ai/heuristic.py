@@ -19,7 +19,7 @@ from game.ai import register
 from game.cards import LLAMA_CARD, ONE, PLAIN_VALUES, Card, Symbol, hand_points, sort_cards
 from game.rules.dice import DICE
 from game.rules.kadabra import SHOW_THRESHOLD
-from game.rules.shedding import follows
+from game.rules.shedding import PLAYABLE_ON
 from game.rules.tutorial import penalty, play_value
 from game.views import PlayerView
 
@@ -68,7 +68,7 @@ def chain_gain(top: Card, hand: tuple[Card, ...]) -> float:
     gained = 0.0
     cost = hand_cost(hand)
     for index, card in enumerate(hand):
-        if (index and hand[index - 1] is card) or not follows(top, card):
+        if (index and hand[index - 1] is card) or card not in PLAYABLE_ON[top]:
             continue
         rest = hand[:index] + hand[index + 1 :]
         gain = cost - hand_cost(rest) + (EMPTY_BONUS if not rest else chain_gain(card, rest))
@@ -125,7 +125,8 @@ def play_score(
     value = 2.0 + (cost - hand_cost(rest))  # playing beats drawing or quitting
     if not rest:
         value += EMPTY_BONUS
-    follows_after = sum(1 for c in rest if follows(card, c))
+    after = PLAYABLE_ON[card]
+    follows_after = sum(1 for c in rest if c in after)
     value += FOLLOW_BONUS * min(follows_after, 2)
     value += CHAIN_WEIGHT * chain_gain(card, tuple(rest))
     if not view.uses_magic:
@@ -231,8 +232,11 @@ def take_value(
     return change + (stay_value(mine, rest, lone, chip, depth - 1) if rest else 0.0)
 
 
-def dice(view: PlayerView) -> Action:
-    """Dice: discard the costliest tiles, take the cheapest, roll while it pays."""
+def dice(view: PlayerView, depth: int = LOOKAHEAD) -> Action:
+    """Dice: discard the costliest tiles, take the cheapest, roll while it pays.
+
+    ``depth`` is how many own rolls the plan looks ahead (search playouts use 1: cheaper).
+    """
     legal = view.legal
     me = view.me if view.me is not None else 0
     hand = view.hand
@@ -241,17 +245,17 @@ def dice(view: PlayerView) -> Action:
     lone = all(s.quit for s in view.seats if s.seat != me)
     kinds = {a.type for a in legal}
     if ActionType.DISCARD in kinds:
-        return min(legal, key=lambda a: discard_value(hand, a.tiles, row, lone, chip, LOOKAHEAD))
+        return min(legal, key=lambda a: discard_value(hand, a.tiles, row, lone, chip, depth))
     if ActionType.TAKE in kinds:
         return min(
             legal,
-            key=lambda a: take_value(hand, a.card, row, lone, chip, LOOKAHEAD) if a.card else 0.0,
+            key=lambda a: take_value(hand, a.card, row, lone, chip, depth) if a.card else 0.0,
         )
     roll = next((a for a in legal if a.type is ActionType.ROLL), None)
     quit_ = next((a for a in legal if a.type is ActionType.QUIT), None)
     if roll is None or quit_ is None:
         return legal[0]
-    value = roll_value(hand, row, lone, chip, LOOKAHEAD)
+    value = roll_value(hand, row, lone, chip, depth)
     return roll if value < ROLL_MARGIN else quit_
 
 

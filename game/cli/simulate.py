@@ -1,5 +1,9 @@
 """``python -m game simulate``: AI-only games, one JSON object of statistics on stdout.
 
+With ``--rotate`` it is a tournament instead (:mod:`game.cli.tournament`): every
+deal is played once per rotation of the ``--ai`` line-up and a table of wins,
+average points and decision times per AI and per seat is printed.
+
 Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI
 chooses from its own generator seeded ``"S:i:k"``, so the same arguments give
 the same games and the same numbers (timings aside).
@@ -17,6 +21,7 @@ from typing import Any, TextIO
 
 from game import ai
 from game.cli import add_option_arguments, parse_options
+from game.cli.tournament import make_player, run_tournament
 from game.errors import MalformedRecord
 from game.game import Game
 from game.record import dumps
@@ -29,7 +34,12 @@ PROGRESS_WIDTH = 30
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(variant_names())}")
-    parser.add_argument("--players", type=int, default=4, help="seats per game (2-6)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats per game (2-6; default 4, or one per --ai with --rotate)",
+    )
     parser.add_argument("--games", type=int, default=100, help="how many games")
     parser.add_argument("--seed", default="0", help="the run's seed (any text)")
     parser.add_argument(
@@ -40,6 +50,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="once for every seat, or once per seat in seat order (default random)",
     )
     parser.add_argument("--records", metavar="DIR", help="write each game's record here")
+    parser.add_argument(
+        "--rotate",
+        action="store_true",
+        help="tournament: play each deal once per rotation of the --ai line-up; print a table",
+    )
+    parser.add_argument(
+        "--report-every", type=int, metavar="DEALS", help="--rotate: print the table so far too"
+    )
+    parser.add_argument(
+        "--iterations", type=int, help="worlds per decision for searching AIs (hard)"
+    )
     add_option_arguments(parser)
 
 
@@ -81,12 +102,19 @@ class Tally:
 
 
 def play_one(
-    variant: str, ais: list[str], options: dict[str, int], seed: str, index: int
+    variant: str,
+    ais: list[str],
+    options: dict[str, int],
+    seed: str,
+    index: int,
+    iterations: int | None = None,
 ) -> tuple[Game, int]:
     """Game ``index`` of the run seeded ``seed``: deck and rolls from ``"seed:index"``."""
     names = [f"{name}-{seat}" for seat, name in enumerate(ais)]
     game = Game(variant, names, options, seed=f"{seed}:{index}")
-    players = [ai.find(name)(f"{seed}:{index}:{seat}") for seat, name in enumerate(ais)]
+    players = [
+        make_player(name, f"{seed}:{index}:{seat}", iterations) for seat, name in enumerate(ais)
+    ]
     return game, ai.play_out(game, players)
 
 
@@ -115,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._parser
     try:
         find_rules(args.variant)
+        if args.players is None:
+            args.players = len(args.ai) if args.rotate and args.ai and len(args.ai) > 1 else 4
         if not 2 <= args.players <= 6:
             raise ValueError(f"--players must be 2 to 6, not {args.players}")
         if args.games < 0:
@@ -124,15 +154,28 @@ def run(args: argparse.Namespace) -> int:
         find_rules(args.variant).validate_options(options)
     except (MalformedRecord, ValueError) as exc:
         parser.error(str(exc))  # exits with status 2, the message on stderr
+    show_progress = sys.stderr.isatty() and args.games >= 20
+    if args.rotate:
+        run_tournament(
+            args.variant,
+            ais,
+            options,
+            str(args.seed),
+            args.games,
+            args.iterations,
+            sys.stdout,
+            (lambda done, total: progress(sys.stderr, done, total)) if show_progress else None,
+            args.report_every,
+        )
+        return 0
     records = Path(args.records) if args.records else None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
-    show_progress = sys.stderr.isatty() and args.games >= 20
     step = max(args.games // 100, 1)
     tally = Tally(args.players)
     started = time.perf_counter()
     for index in range(args.games):
-        game, actions = play_one(args.variant, ais, options, str(args.seed), index)
+        game, actions = play_one(args.variant, ais, options, str(args.seed), index, args.iterations)
         tally.add(game, actions)
         if records is not None:
             path = records / f"game-{index + 1:05d}.json"

@@ -8,8 +8,8 @@ a variant's name. The base class holds the mechanics every rule set shares
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import Action, ActionType
 from game.cards import Card, hand_points
@@ -17,12 +17,29 @@ from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind
 from game.state import Phase, RoundChance, State
 
+if TYPE_CHECKING:
+    from game.fast import Chance
+
 HAND_SIZE = 6
 WHITE_POINTS = 1
 BLACK_POINTS = 10
 """A black chip is worth ten white ones; ten whites are exchanged for one black."""
 LLAMA_POINTS = BLACK_POINTS
 """Any llamas left in hand score this once (one black chip), however many there are."""
+
+
+class _Unkept(list):  # type: ignore[type-arg]
+    """An event list that keeps nothing: the fast path (``step``) reuses hooks that report."""
+
+    def append(self, item: object) -> None:
+        pass
+
+    def extend(self, items: object) -> None:
+        pass
+
+
+UNKEPT: list[Event] = _Unkept()
+"""Pass as ``events`` where nobody will read them (the fast simulation path)."""
 
 
 class RuleSet:
@@ -36,6 +53,8 @@ class RuleSet:
     uses_magic: ClassVar[bool] = False
     uses_row: ClassVar[bool] = False
     uses_chips: ClassVar[bool] = True
+    lower_score_wins: ClassVar[bool] = True
+    """Whether the fewest points win (the chip games) or the most (the tutorial)."""
 
     # ---- data -----------------------------------------------------------
     def deck(self) -> tuple[Card, ...]:
@@ -74,12 +93,11 @@ class RuleSet:
         first = self.first_player(state)
         n = state.players
         deck = chance.deck
-        for seat in range(n):
-            state.hands[seat] = []
+        dealt = HAND_SIZE * n
+        for seat in range(n):  # one card at a time from ``first``: every n-th card is a seat's
+            state.hands[seat] = list(deck[(seat - first) % n : dealt : n])
             state.quit[seat] = False
-        for i in range(HAND_SIZE * n):
-            state.hands[(first + i) % n].append(deck[i])
-        state.top = deck[HAND_SIZE * n]
+        state.top = deck[dealt]
         rest = list(deck[HAND_SIZE * n + 1 :])
         rest.reverse()
         state.draw_pile = rest
@@ -107,6 +125,17 @@ class RuleSet:
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
         """Carry out a legal ``action`` by ``state.to_act``."""
         raise NotImplementedError
+
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` for the fast path (``game.fast``): the same change, no events kept.
+
+        Chance comes from ``chance`` (a dice roll); tests check it against ``apply``.
+        """
+        raise NotImplementedError
+
+    def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
+        """A roll drawn with ``random`` (a ``random.Random().random``; rule sets with dice)."""
+        raise NotImplementedError(f"{self.name} has no dice")
 
     def explain(self, state: State, action: Action) -> str:
         """Why ``action`` is not legal now (for the error message)."""
@@ -171,7 +200,7 @@ def next_active(state: State, seat: int) -> int | None:
 def others_in(state: State, seat: int) -> bool:
     """Whether any other player is still in the round (has not quit)."""
     quit_ = state.quit
-    return any(not quit_[s] for s in range(state.players) if s != seat)
+    return quit_.count(False) > (0 if quit_[seat] else 1)
 
 
 def end_round(state: State, ender: int, emptied: bool = False) -> None:
@@ -202,13 +231,18 @@ def return_chip(state: State, seat: int) -> str | None:
 
 def quit_round(state: State, seat: int) -> list[Event]:
     """docs/rules.md §1 quit: no more turns this round; the last to quit ends it."""
+    leave_round(state, seat)
+    return [Event(EventKind.QUIT, seat=seat)]
+
+
+def leave_round(state: State, seat: int) -> None:
+    """``quit_round`` without its event (the fast path)."""
     state.quit[seat] = True
     following = next_active(state, seat)
     if following is None:
         end_round(state, seat)
     else:
         state.to_act = following
-    return [Event(EventKind.QUIT, seat=seat)]
 
 
 _REGISTRY: dict[str, RuleSet] = {}
@@ -237,6 +271,13 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
+_LOADED: list[bool] = []
+
+
 def _load() -> None:
-    """Import every rule-set module (each registers itself; re-imports cost nothing)."""
+    """Import every rule-set module once (each registers itself)."""
+    if _LOADED:
+        return
     from game.rules import classic, dice, kadabra, tutorial  # noqa: F401
+
+    _LOADED.append(True)

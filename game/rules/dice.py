@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import product
+from typing import TYPE_CHECKING
 
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
@@ -11,8 +13,10 @@ from game.cards import LLAMA_CARD, PLAIN_VALUES, Card
 from game.events import Event, EventKind
 from game.rules import (
     HAND_SIZE,
+    UNKEPT,
     RuleSet,
     end_round,
+    leave_round,
     next_active,
     others_in,
     quit_round,
@@ -20,6 +24,9 @@ from game.rules import (
     return_chip,
 )
 from game.state import Phase, ResolveMode, RoundChance, State
+
+if TYPE_CHECKING:
+    from game.fast import Chance
 
 
 def _faces(text: str) -> tuple[Card, ...]:
@@ -34,6 +41,24 @@ DICE: tuple[tuple[Card, ...], ...] = (
 """docs/rules.md §3 (our choice of faces): dice A, B and C."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
+
+_DISCARDS: dict[tuple[object, ...], tuple[Action, ...]] = {}
+"""The discards of a roll and how many of each rolled face the hand holds (all they depend on;
+a few thousand keys), listed again and again in play and in search."""
+
+
+def discards(roll: tuple[Card, ...], hand: list[Card]) -> tuple[Action, ...]:
+    """Every legal discard: a multiset of own tiles, one die showing each (fine point 14)."""
+    dice = Counter(roll)
+    held = Counter(hand)
+    tiles = [t for t in PLAIN_VALUES if t in dice and t in held]
+    limits = [range(min(dice[t], held[t]) + 1) for t in tiles]
+    actions = []
+    for counts in product(*limits):
+        if any(counts):
+            chosen = [t for t, k in zip(tiles, counts, strict=True) for _ in range(k)]
+            actions.append(discard(chosen))
+    return tuple(actions)
 
 
 class Dice(RuleSet):
@@ -56,11 +81,10 @@ class Dice(RuleSet):
         """§3 round set-up: deal 6 face up from the first player; lay the row out."""
         first = self.first_player(state)
         n = state.players
-        for seat in range(n):
-            state.hands[seat] = []
+        dealt = HAND_SIZE * n
+        for seat in range(n):  # one tile at a time from ``first``
+            state.hands[seat] = list(chance.deck[(seat - first) % n : dealt : n])
             state.quit[seat] = False
-        for i in range(HAND_SIZE * n):
-            state.hands[(first + i) % n].append(chance.deck[i])
         state.row = list(PLAIN_VALUES)
         state.top = None
         state.draw_pile = []
@@ -83,32 +107,61 @@ class Dice(RuleSet):
             return []
         if state.phase is Phase.PLAY:
             return [ROLL, QUIT]
-        roll = state.pending_roll or ()
+        roll = state.pending_roll
+        if roll is None:
+            return []
         if state.resolve_mode is ResolveMode.TAKE:
             row = state.row or []
             return [TAKE_ACTIONS[t] for t in PLAIN_VALUES if t in roll and t in row]
-        dice = Counter(roll)
-        hand = Counter(state.hands[seat])
-        tiles = [t for t in PLAIN_VALUES if t in dice and t in hand]
-        limits = [range(min(dice[t], hand[t]) + 1) for t in tiles]
-        actions = []
-        for counts in product(*limits):
-            if any(counts):
-                chosen = [t for t, k in zip(tiles, counts, strict=True) for _ in range(k)]
-                actions.append(discard(chosen))
-        return actions
+        hand = state.hands[seat]
+        key = (roll, hand.count(roll[0]), hand.count(roll[1]), hand.count(roll[2]))
+        actions = _DISCARDS.get(key)
+        if actions is None:
+            actions = _DISCARDS[key] = discards(roll, hand)
+        return list(actions)
 
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        events: list[Event] = []
+        roll = chance.rolls[state.rolls_used] if action.type is ActionType.ROLL else None
+        self._act(state, action, roll, events)
+        return events
+
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` without events (the fast path); a roll comes from ``chance``."""
+        roll = None
+        if action.type is ActionType.ROLL:
+            roll = chance.roll(self, state.round_no, state.rolls_used)
+        self._act(state, action, roll, None)
+
+    def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
+        a, b, c = (die[int(random() * len(die))] for die in DICE)
+        return (a, b, c)
+
+    def _act(
+        self,
+        state: State,
+        action: Action,
+        roll: tuple[Card, Card, Card] | None,
+        events: list[Event] | None,
+    ) -> None:
+        """Carry out ``action``; ``roll`` is the outcome a ``roll`` action uses.
+
+        ``events`` is ``None`` on the fast path: nothing is reported.
+        """
         seat = state.to_act
         if seat is None:  # pragma: no cover - Game checks first
             raise self.refuse(state, action)
         kind = action.type
-        if kind is ActionType.ROLL:
-            roll = chance.rolls[state.rolls_used]
+        if kind is ActionType.ROLL and roll is not None:
             state.rolls_used += 1
-            return self._roll(state, seat, roll)
+            self._roll(state, seat, roll, events)
+            return
         if kind is ActionType.QUIT:
-            return quit_round(state, seat)
+            if events is None:
+                leave_round(state, seat)
+            else:
+                events.extend(quit_round(state, seat))
+            return
         hand = state.hands[seat]
         state.phase = Phase.PLAY
         state.pending_roll = None
@@ -116,13 +169,14 @@ class Dice(RuleSet):
         if kind is ActionType.DISCARD:
             for tile in action.tiles:
                 hand.remove(tile)
-            tokens = tuple(t.token for t in action.tiles)
-            events = [Event(EventKind.DISCARDED, seat=seat, cards=tokens)]
+            if events is not None:
+                tokens = tuple(t.token for t in action.tiles)
+                events.append(Event(EventKind.DISCARDED, seat=seat, cards=tokens))
             if not hand:
                 end_round(state, seat, emptied=True)
             else:
                 state.to_act = next_active(state, seat)
-            return events
+            return
         # TAKE
         tile = action.card
         row = state.row
@@ -134,11 +188,17 @@ class Dice(RuleSet):
             end_round(state, seat)
         else:
             state.to_act = next_active(state, seat)
-        return [Event(EventKind.TOOK_TILE, seat=seat, card=tile.token)]
+        if events is not None:
+            events.append(Event(EventKind.TOOK_TILE, seat=seat, card=tile.token))
 
-    def _roll(self, state: State, seat: int, roll: tuple[Card, Card, Card]) -> list[Event]:
+    def _roll(
+        self, state: State, seat: int, roll: tuple[Card, Card, Card], events: list[Event] | None
+    ) -> None:
         """§3 a turn, steps 1–4, and the lone player's rule (fine points 16–17)."""
-        events = [Event(EventKind.ROLLED, seat=seat, cards=tuple(f.token for f in roll))]
+        if events is None:
+            events = UNKEPT
+        else:
+            events.append(Event(EventKind.ROLLED, seat=seat, cards=tuple(f.token for f in roll)))
         lone = not others_in(state, seat)
         hand = state.hands[seat]
         row = state.row if state.row is not None else []
@@ -155,12 +215,10 @@ class Dice(RuleSet):
             state.pending_roll = roll
             state.resolve_mode = ResolveMode.TAKE
         else:
-            taken = tuple(t.token for t in row)
+            events.append(Event(EventKind.BUSTED, seat=seat, cards=tuple(t.token for t in row)))
             hand.extend(row)
             state.row = []
-            events.append(Event(EventKind.BUSTED, seat=seat, cards=taken))
             end_round(state, seat)
-        return events
 
     def explain(self, state: State, action: Action) -> str:
         if action.type not in self.action_types:

@@ -8,7 +8,7 @@ from game.actions import SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind
 from game.rules import BLACK_POINTS, gain_white, next_active, register
-from game.rules.shedding import Shedding
+from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
 
 DECK_COUNTS: dict[str, int] = {
@@ -21,6 +21,10 @@ DECK_COUNTS: dict[str, int] = {
     "L": 12,
 }
 """docs/rules.md §2 deck table: the one place a host swaps the Kadabra split."""
+
+PLAY_ONE = PLAY_ACTIONS[ONE]
+GIFTS = tuple(play(ONE, to) for to in range(6))
+"""A ``1`` given to each seat (a game has at most 6)."""
 
 STARTING_WHITE = 3
 SHOW_THRESHOLD = 5
@@ -48,9 +52,7 @@ class Kadabra(Shedding):
 
     name = "kadabra"
     title = "L.A.M.A. Kadabra"
-    action_types = frozenset(
-        {ActionType.PLAY, ActionType.DRAW, ActionType.QUIT, ActionType.SKIP}
-    )
+    action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT, ActionType.SKIP})
     uses_magic = True
 
     def deck(self) -> tuple[Card, ...]:
@@ -67,11 +69,15 @@ class Kadabra(Shedding):
             return False
         return has_gift(state, seat) or show_on(state)
 
-    def add_plays(self, state: State, seat: int, card: Card, actions: list[Action]) -> None:
-        if card is ONE and self.gives(state, seat):
-            actions.extend(play(card, to) for to in recipients(state, seat))
-        else:
-            actions.append(play(card))
+    card_effects = True
+
+    def adjust_plays(self, state: State, seat: int, actions: list[Action]) -> None:
+        """A ``1`` that gives something is listed once per recipient, in its place."""
+        if ONE not in PLAYABLE_ON[state.top or ONE] or ONE not in state.hands[seat]:
+            return  # (membership by identity: cheap, and on every listing)
+        if self.gives(state, seat):
+            at = next(i for i, a in enumerate(actions) if a is PLAY_ONE)
+            actions[at : at + 1] = [GIFTS[to] for to in recipients(state, seat)]
 
     def extra_actions(self, state: State, seat: int) -> list[Action]:
         return [SKIP] if state.token == seat else []

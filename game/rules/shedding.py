@@ -6,11 +6,24 @@ hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from game.actions import DRAW, QUIT, Action, ActionType, play
 from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
 from game.events import Event, EventKind
-from game.rules import RuleSet, end_round, next_active, others_in, quit_round
+from game.rules import (
+    UNKEPT,
+    RuleSet,
+    end_round,
+    leave_round,
+    next_active,
+    others_in,
+    quit_round,
+)
 from game.state import RoundChance, State
+
+if TYPE_CHECKING:
+    from game.fast import Chance
 
 
 def follows(top: Card, card: Card) -> bool:
@@ -40,21 +53,22 @@ class Shedding(RuleSet):
         if seat is None or state.top is None:
             return []
         playable = PLAYABLE_ON[state.top]
-        actions: list[Action] = []
-        seen: set[Card] = set()
-        for card in state.hands[seat]:
-            if card in playable and card not in seen:
-                seen.add(card)
-                self.add_plays(state, seat, card, actions)
+        # dict.fromkeys: each card once, in hand order (listing is on every playout's path)
+        actions = [PLAY_ACTIONS[c] for c in dict.fromkeys(state.hands[seat]) if c in playable]
+        if self.card_effects:
+            self.adjust_plays(state, seat, actions)
         if state.draw_pile and others_in(state, seat):
             actions.append(DRAW)
-        actions.extend(self.extra_actions(state, seat))
+        if self.card_effects:
+            actions.extend(self.extra_actions(state, seat))
         actions.append(QUIT)
         return actions
 
-    def add_plays(self, state: State, seat: int, card: Card, actions: list[Action]) -> None:
-        """The play actions for ``card`` (Kadabra's ``1`` has one per recipient)."""
-        actions.append(PLAY_ACTIONS[card])
+    card_effects: ClassVar[bool] = False
+    """Whether the hooks below do anything (classic skips calling them)."""
+
+    def adjust_plays(self, state: State, seat: int, actions: list[Action]) -> None:
+        """Hook: change the listed plays in place (Kadabra's ``1``: one per recipient)."""
 
     def extra_actions(self, state: State, seat: int) -> list[Action]:
         """Actions a rule set adds (Kadabra's skip)."""
@@ -89,6 +103,33 @@ class Shedding(RuleSet):
         else:
             self.apply_extra(state, seat, action, events)
         return events
+
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` without events (the fast path); the hooks report into ``UNKEPT``."""
+        seat = state.to_act
+        if seat is None:  # pragma: no cover - the caller checks
+            raise self.refuse(state, action)
+        effects = self.card_effects
+        if effects:
+            self.before_action(state, seat, action, UNKEPT)
+        kind = action.type
+        if kind is ActionType.PLAY and action.card is not None:
+            hand = state.hands[seat]
+            hand.remove(action.card)
+            state.top = action.card
+            if effects:
+                self.after_play(state, seat, action, UNKEPT)
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                state.to_act = next_active(state, seat)
+        elif kind is ActionType.DRAW:
+            state.hands[seat].append(state.draw_pile.pop())
+            state.to_act = next_active(state, seat)
+        elif kind is ActionType.QUIT:
+            leave_round(state, seat)
+        else:
+            self.apply_extra(state, seat, action, UNKEPT)
 
     def before_action(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         """Hook: something that happens before any action (Kadabra's stage)."""

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card
 from game.events import Event, EventKind
 from game.rules import RuleSet, end_round, next_active, register
 from game.state import Phase, RoundChance, State
+
+if TYPE_CHECKING:
+    from game.fast import Chance
 
 LLAMA_PLAY_VALUE = 8
 LLAMA_PENALTY = 10
@@ -36,10 +39,9 @@ class Tutorial(RuleSet):
     name = "tutorial"
     title = "L.A.M.A. tutorial (house rules)"
     option_defaults: ClassVar[Mapping[str, int]] = {"rounds": 4}
-    action_types = frozenset(
-        {ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP}
-    )
+    action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.PASS, ActionType.STOP})
     uses_chips = False
+    lower_score_wins = False
 
     def deck(self) -> tuple[Card, ...]:
         return tuple(card for card in PLAIN_VALUES for _ in range(8))
@@ -114,6 +116,41 @@ class Tutorial(RuleSet):
         state.stop_on_llama = state.top is LLAMA_CARD
         end_round(state, seat)
         return [Event(EventKind.STOPPED, seat=seat, card=state.top.token)]
+
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` without events (the fast path)."""
+        seat = state.to_act
+        top = state.top
+        if seat is None or top is None:  # pragma: no cover - the caller checks
+            raise self.refuse(state, action)
+        kind = action.type
+        if kind is ActionType.PLAY and action.card is not None:
+            state.phase = Phase.PLAY
+            state.pending_drawn = None
+            hand = state.hands[seat]
+            hand.remove(action.card)
+            state.top = action.card
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                self._end_turn(state, seat)
+        elif kind is ActionType.DRAW:
+            card = state.draw_pile.pop()
+            state.hands[seat].append(card)
+            state.pile_emptied = not state.draw_pile
+            if play_value(card) >= play_value(top):
+                state.phase = Phase.DRAWN
+                state.pending_drawn = card
+            else:
+                self._end_turn(state, seat)
+        elif kind is ActionType.PASS:
+            state.phase = Phase.PLAY
+            state.pending_drawn = None
+            self._end_turn(state, seat)
+        else:  # STOP
+            state.stopper = seat
+            state.stop_on_llama = top is LLAMA_CARD
+            end_round(state, seat)
 
     def _end_turn(self, state: State, seat: int) -> None:
         """Fine point 19: the turn in which the pile ran out ends the round."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import pytest
 from bot import Settings, create_bot
 from bot.client import LamaBot
 from fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
+from tests import pg
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
@@ -22,6 +23,8 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "lama_ai_delay": 0,
         "lama_seed": "7",
         "lama_guild_ready_timeout": 0.05,
+        "lama_card_emojis": False,  # tests read cards as emoji text; test_card_emojis turns it on
+        "lama_identify_window": 0,  # the fake allows every IDENTIFY at once
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
@@ -41,6 +44,46 @@ class World:
     @property
     def members(self) -> dict[int, Member]:
         return {m.id: m for m in (self.ana, self.ben, self.cleo, self.mod)}
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A PostgreSQL server's admin URL (tests/pg.py); the test fails, never skips, without."""
+    try:
+        with pg.server() as url:
+            yield url
+    except pg.NoServer as exc:
+        pytest.fail(str(exc))
+
+
+@pytest.fixture
+async def pg_url(pg_server: str) -> AsyncIterator[str]:
+    """A fresh, empty database on the test server, dropped after the test."""
+    try:
+        url = await pg.create_database(pg_server)
+    except pg.NoServer as exc:
+        pytest.fail(str(exc))
+    try:
+        yield url
+    finally:
+        await pg.drop_database(pg_server, url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """``LAMA_DB`` for each backend: a test using it runs against SQLite and PostgreSQL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "lama.db")
+        return
+    server = request.getfixturevalue("pg_server")
+    try:
+        url = await pg.create_database(server)
+    except pg.NoServer as exc:
+        pytest.fail(str(exc))
+    try:
+        yield url
+    finally:
+        await pg.drop_database(server, url)
 
 
 @pytest.fixture

@@ -70,7 +70,7 @@ def test_persian_isolates_placeholders_but_keeps_mentions_whole() -> None:
     text = fa("<@{user}>, it is your turn.", user=42)
     assert text.startswith(f"{FSI}<@42>{PDI}") and "<@" + FSI not in text
     played = fa("{name} played {card}.", name="AI 1", card="🟡3")
-    assert f"{FSI}AI 1{PDI}" in played and f"{FSI}🟡3{PDI}" in played
+    assert f"{FSI}AI 1{PDI}" in played and f"{FSI}🟡۳{PDI}" in played, "a name keeps its digits"
     assert fa.isolate("ana") == f"{FSI}ana{PDI}"
     assert translator("fr").isolate("ana") == "ana"
     assert FSI not in translator("fr")("{name} played {card}.", name="x", card="y")
@@ -82,7 +82,7 @@ def test_commands_are_named_as_each_client_shows_them() -> None:
     assert translator("fr")(text).endswith("/lama nouvelle-partie.")
     assert translator("de")(text).endswith("/lama neues-spiel.")
     assert f"{FSI}/lama start{PDI}" in translator("fa")(text), "no Persian Discord client"
-    assert translator("fr").decimal(2.5) == "2,5" and translator("fa").decimal(2.5) == "2.5"
+    assert translator("fr").decimal(2.5) == "2,5" and translator("fa").decimal(2.5) == "۲٫۵"
 
 
 async def test_synced_commands_carry_valid_localizations(world: World) -> None:

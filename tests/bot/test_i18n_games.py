@@ -8,6 +8,11 @@ catalog (a missing translation, a string never marked, an engine title) brings w
 like "the", "draw", "round" that a French or Persian catalog never contains. It does not
 depend on knowing which English words to look for, and it also catches strings that are
 in no catalog at all.
+
+Every test here also watches the translator (``tests/bot/i18n_checks.py``): no translated
+msgid may be put into another sentence as a placeholder value. Persian texts must carry no
+Latin digit outside Discord markup; French texts need a narrow no-break space before
+``: ; ! ?``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +33,7 @@ from bot.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import action_buttons, settled
+from tests.bot.i18n_checks import french_spacing, latin_digits, watching
 
 WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")
@@ -49,7 +56,17 @@ class Lang:
 
 
 @pytest.fixture
-async def lang(tmp_path: Path) -> AsyncIterator[Lang]:
+async def lang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Lang]:
+    with watching(monkeypatch) as fragments:
+        async with _lang(tmp_path) as world:
+            yield world
+    assert not fragments.found, (
+        "translations put into other sentences (give each case a whole sentence):\n"
+        + "\n".join(f"{m!r} in {t!r}" for m, t in fragments.found.items()))
+
+
+@asynccontextmanager
+async def _lang(tmp_path: Path) -> AsyncIterator[Lang]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Lama Club")
         table = guild.add_text_channel("lama")
@@ -223,6 +240,7 @@ async def test_a_french_host_sees_only_french(lang: Lang) -> None:
         assert french in joined
     assert "/lama nouvelle-partie" in joined, "commands named as a French client shows them"
     assert not foreign_words(texts, "fr", {"cleo"})
+    assert "\u202f:" in joined and not [f for t in texts for f in french_spacing(t)]
 
 
 async def test_a_persian_server_speaks_persian_to_everyone(lang: Lang) -> None:
@@ -230,9 +248,30 @@ async def test_a_persian_server_speaks_persian_to_everyone(lang: Lang) -> None:
     assert "فارسی" in set_to.message.text
     await open_game(lang.ana, [lang.cleo], lang.table, "dice", ais=1)
     await play_out(lang.fake, lang.table, [lang.ana, lang.cleo])
-    await lang.cleo.slash(lang.table, "lama rules", variant="kadabra")
+    for variant in ("classic", "kadabra", "dice", "tutorial"):
+        await lang.cleo.slash(lang.table, "lama rules", variant=variant)
+    await lang.ana.slash(lang.table, "lama leaderboard")
+    await lang.ana.slash(lang.table, "lama leaderboard", variant="dice")
+    await lang.ana.slash(lang.table, "lama stats")
+    await lang.owner.slash(lang.table, "lama config turn_timeout", seconds=45)
+    await lang.owner.slash(lang.table, "lama config turn_timeout")
+    await lang.owner.slash(lang.table, "lama config turn_timeout", seconds=5)  # refused
+    lobby = (await lang.ana.slash(lang.table, "lama start", variant="kadabra")).message
+    assert lobby is not None
+
+    def button(op: str) -> str:
+        return next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":" + op))
+
+    for _ in range(6):  # the sixth is refused: the table is full (6 seats)
+        await lang.ana.click(lobby, button("ai"))
+    await lang.cleo.click(lobby, button("join"))
+    await lang.ana.click(lobby, button("cancel"))
     texts = seen(lang.fake)
     assert any("رده\u200cبندی نهایی" in t for t in texts), "the game reached its standings"
+    joined = "\n".join(texts)
+    for persian in ("۴۵", "۶", "ربات ۵", "۱. "):  # timeout, full table, AI names, places
+        assert persian in joined, persian
+    assert not [d for t in texts for d in latin_digits(t)], "Persian digits only"
     assert not foreign_words(texts, "fa", {"ana", "cleo", "owner"})
     for text in texts:
         if re.search("[\u0600-\u06ff]", text):  # a Persian line: Latin text only in isolates
@@ -266,3 +305,7 @@ async def test_whole_games_fit_discords_limits(lang: Lang, language: str, varian
     assert texts
     if language != "en":
         assert not foreign_words(texts, language, {"ana", "owner"})
+    if language == "fa":
+        assert not [d for t in texts for d in latin_digits(t)], "Persian digits only"
+    if language == "fr":
+        assert not [f for t in texts for f in french_spacing(t)], "French spacing"

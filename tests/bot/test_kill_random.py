@@ -20,6 +20,8 @@ import sys
 from collections.abc import Awaitable
 from pathlib import Path
 
+import pytest
+
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
 from tests.bot.helpers import WAIT, Turn, action_buttons, current, is_final
@@ -153,6 +155,7 @@ def actions_of(record: dict[str, object], finished: bool = True) -> list[tuple[i
     return [(seat, str(action)) for seat, action in parsed.actions]
 
 
+@pytest.mark.slow  # bot processes killed ten times
 async def test_ten_kills_at_random_moments_lose_nothing_and_show_everything_once(
     tmp_path: Path,
 ) -> None:

@@ -18,6 +18,8 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fakediscord import FakeDiscord, Member, Message, TextChannel
 from tests.bot.helpers import WAIT, current, is_final, is_table
 from tests.bot.test_kill import bot_process, sound
@@ -125,6 +127,7 @@ async def play_case(fake: FakeDiscord, kind: str, channel: TextChannel,
     assert process.returncode == -signal.SIGKILL, "killed at its fault point"
 
 
+@pytest.mark.slow  # bot processes killed at each point
 async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_once(
     tmp_path: Path,
 ) -> None:

@@ -4,13 +4,14 @@ order, a delivered item is marked with the next write, a lost channel drops its 
 from __future__ import annotations
 
 import logging
-import sqlite3
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.backends import make_store
 from bot.outbox import EVENT, STATE, ChannelGone, Outbox, Owed, Write
-from bot.store import SqliteStore
+from bot.store import Store
+from tests.pg import raw
 
 GUILD, CHANNEL, OTHER = 1, 2, 3
 
@@ -19,35 +20,33 @@ def owed(kind: str, key: str, version: int, channel: int = CHANNEL) -> Owed:
     return Owed(GUILD, channel, kind, key, version, {"v": version})
 
 
-def rows(path: Path) -> list[tuple[int, str, str, int]]:
-    with sqlite3.connect(path) as db:
-        return db.execute("SELECT channel_id, kind, key, version FROM outbox ORDER BY id"
-                          ).fetchall()
+async def rows(db_url: str) -> list[tuple[object, ...]]:
+    return await raw(db_url, "SELECT channel_id, kind, key, version FROM outbox ORDER BY id")
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> SqliteStore:
-    store = SqliteStore(str(tmp_path / "lama.db"))
+async def store(db_url: str) -> AsyncIterator[Store]:
+    store = make_store(db_url)  # every test here runs on SQLite and on PostgreSQL
     await store.open()
-    yield store  # type: ignore[misc]
+    yield store
     await store.close()
 
 
-async def commit(store: SqliteStore, outbox: Outbox, *items: Owed, end: bool = False) -> None:
+async def commit(store: Store, outbox: Outbox, *items: Owed, end: bool = False) -> None:
     write = Write(GUILD, items[0].channel_id if items else CHANNEL, owed=list(items), end=end)
     await store.write(write)
     outbox.committed(None, write.channel_id, write.owed, end=end)
 
 
 async def test_states_are_superseded_and_events_kept_in_order(
-    store: SqliteStore, tmp_path: Path
+    store: Store, db_url: str
 ) -> None:
     outbox = Outbox(store)
     await commit(store, outbox, owed(STATE, "table", 1))
     await commit(store, outbox, owed(EVENT, "summary", 2), owed(STATE, "table", 2))
     await commit(store, outbox, owed(STATE, "table", 3))
     expected = [(CHANNEL, EVENT, "summary", 2), (CHANNEL, STATE, "table", 3)]
-    assert rows(tmp_path / "lama.db") == expected, "the latest table, after the summary"
+    assert await rows(db_url) == expected, "the latest table, after the summary"
     assert [(q.kind, q.key, q.version) for q in outbox.pending(CHANNEL)] == [
         (k, key, v) for _, k, key, v in expected]
     shown: list[tuple[str, int]] = []
@@ -59,9 +58,9 @@ async def test_states_are_superseded_and_events_kept_in_order(
     outbox.courier = courier
     await outbox.deliver(CHANNEL)
     assert shown == [("summary", 2), ("table", 3)]
-    assert len(rows(tmp_path / "lama.db")) == 2, "marks are not a commit of their own"
+    assert len(await rows(db_url)) == 2, "marks are not a commit of their own"
     await commit(store, outbox, owed(EVENT, "note", 4, channel=OTHER))
-    assert rows(tmp_path / "lama.db") == [(OTHER, EVENT, "note", 4)], "they ride on a write"
+    assert await rows(db_url) == [(OTHER, EVENT, "note", 4)], "they ride on a write"
     fresh = Outbox(store)
     await fresh.load()
     assert [q.key for q in fresh.pending(OTHER)] == ["note"] and not fresh.pending(CHANNEL)
@@ -69,18 +68,18 @@ async def test_states_are_superseded_and_events_kept_in_order(
 
 
 async def test_an_ended_session_voids_its_states_but_not_its_events(
-    store: SqliteStore, tmp_path: Path
+    store: Store, db_url: str
 ) -> None:
     outbox = Outbox(store)
     await commit(store, outbox, owed(EVENT, "summary", 1), owed(STATE, "table", 1))
     await commit(store, outbox, owed(EVENT, "standings", 2), end=True)
-    assert rows(tmp_path / "lama.db") == [(CHANNEL, EVENT, "summary", 1),
+    assert await rows(db_url) == [(CHANNEL, EVENT, "summary", 1),
                                           (CHANNEL, EVENT, "standings", 2)]
     assert [q.key for q in outbox.pending(CHANNEL)] == ["summary", "standings"]
 
 
 async def test_a_lost_channel_drops_its_items_with_one_log_line(
-    store: SqliteStore, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    store: Store, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     outbox = Outbox(store)
     await commit(store, outbox, owed(EVENT, "summary", 1), owed(STATE, "table", 1))
@@ -98,10 +97,10 @@ async def test_a_lost_channel_drops_its_items_with_one_log_line(
     assert lost == [CHANNEL] and not outbox.pending(CHANNEL)
     assert len(caplog.records) == 1 and "dropped 2 owed messages" in caplog.text
     await outbox.close()
-    assert rows(tmp_path / "lama.db") == [], "dropped in the store too"
+    assert await rows(db_url) == [], "dropped in the store too"
 
 
-async def test_a_failed_delivery_keeps_the_item_and_retries(store: SqliteStore) -> None:
+async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> None:
     outbox = Outbox(store)
     await commit(store, outbox, owed(EVENT, "summary", 1))
     attempts: list[int] = []

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 import pytest
 
+from bot.backends import make_store
 from bot.errors import NotAllowed, StaleButton
 from bot.outbox import Owed, default_compose
 from bot.sessions import Change, Session, Sessions, Status
-from bot.store import SqliteStore
 from bot.takeover import hand_to_ai
 from game import EventKind, NotYourTurn, player_view, summary
 
@@ -20,8 +19,8 @@ ANA, BEN = 11, 12
 
 
 @pytest.fixture
-async def sessions(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "lama.db"))
+async def sessions(db_url: str):
+    store = make_store(db_url)  # every test here runs on SQLite and on PostgreSQL
     await store.open()
     manager = Sessions(store, ai_delay=0, seed="42")
     yield manager

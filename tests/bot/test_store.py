@@ -1,13 +1,18 @@
-"""The SQLite store: schema versions, migration, results, leaderboard order."""
+"""The store's contract, run against every backend (SQLite and PostgreSQL, ``db_url``):
+schema versions and migration, sessions, results, leaderboard order, settings, and several
+processes writing at once."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from pathlib import Path
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, SeatResult, SqliteStore, StoreError, wilson_lower_bound
+from bot.backends import is_postgres, make_store
+from bot.pgstore import PG_SCHEMA_VERSION
+from bot.store import SCHEMA_VERSION, SeatResult, Store, StoreError, wilson_lower_bound
+from tests.pg import raw
 
 GUILD = 10
 OTHER_GUILD = 20
@@ -18,51 +23,104 @@ def game_doc(game_id: str, variant: str = "classic") -> dict:
             "record": {"format": "lama-record/1"}, "seats": [], "started_at": 0.0}
 
 
-async def test_new_file_is_migrated_to_the_current_version(tmp_path: Path) -> None:
-    path = tmp_path / "lama.db"
-    store = SqliteStore(str(path))
+async def opened(db_url: str) -> Store:
+    store = make_store(db_url)
     await store.open()
+    return store
+
+
+def test_both_backends_number_their_schema_alike() -> None:
+    assert PG_SCHEMA_VERSION == SCHEMA_VERSION
+
+
+async def test_a_new_database_is_migrated_to_the_current_version(db_url: str) -> None:
+    store = await opened(db_url)
     assert await store.schema_version() == SCHEMA_VERSION
+    assert await store.integrity_check() == ["ok"]
+    await store.set_app_value("kept", "yes")
     await store.close()
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-    assert {"games", "results", "guild_settings", "sessions", "app_state"} <= tables
-    again = SqliteStore(str(path))
-    await again.open()  # reopening migrates nothing and loses nothing
+    if not is_postgres(db_url):
+        assert (await raw(db_url, "PRAGMA journal_mode"))[0][0] == "wal"
+    again = await opened(db_url)  # reopening migrates nothing and loses nothing
     assert await again.schema_version() == SCHEMA_VERSION
+    assert await again.app_value("kept") == "yes"
     await again.close()
 
 
-async def test_version_zero_file_with_other_tables_is_migrated(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE unrelated (x INTEGER)")
-        db.execute("INSERT INTO unrelated VALUES (1)")
-    store = SqliteStore(str(path))
-    await store.open()
+async def test_other_tables_in_the_database_are_left_alone(db_url: str) -> None:
+    await raw(db_url, "CREATE TABLE unrelated (x INTEGER)", "INSERT INTO unrelated VALUES (1)")
+    store = await opened(db_url)
     assert await store.schema_version() == SCHEMA_VERSION
     await store.set_guild_setting(GUILD, "language", "fr")
     assert await store.guild_setting(GUILD, "language") == "fr"
     assert await store.guild_setting(OTHER_GUILD, "language") is None
+    assert await store.guild_settings("language") == {GUILD: "fr"}
     await store.close()
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT x FROM unrelated").fetchall() == [(1,)]
+    assert await raw(db_url, "SELECT x FROM unrelated") == [(1,)]
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    with sqlite3.connect(path) as db:
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    store = SqliteStore(str(path))
+async def test_a_newer_schema_is_refused(db_url: str) -> None:
+    if is_postgres(db_url):
+        await raw(db_url, "CREATE TABLE lama_schema (version INTEGER NOT NULL)",
+                  f"INSERT INTO lama_schema VALUES ({SCHEMA_VERSION + 1})")
+    else:
+        await raw(db_url, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    store = make_store(db_url)
     with pytest.raises(StoreError, match="upgrade the bot"):
         await store.open()
     await store.close()
 
 
-async def test_leaderboard_ranks_by_wilson_bound(tmp_path: Path) -> None:
-    store = SqliteStore(str(tmp_path / "lama.db"))
-    await store.open()
+async def test_sessions_are_kept_per_guild_and_channel(db_url: str) -> None:
+    store = await opened(db_url)
+    await store.save_session(GUILD, 2, {"guild_id": GUILD, "channel_id": 2, "v": 1})
+    await store.save_session(GUILD, 1, {"guild_id": GUILD, "channel_id": 1, "v": 1})
+    await store.save_session(OTHER_GUILD, 1, {"guild_id": OTHER_GUILD, "channel_id": 1})
+    await store.save_session(GUILD, 2, {"guild_id": GUILD, "channel_id": 2, "v": 2})
+    assert [s["channel_id"] for s in await store.sessions(GUILD)] == [1, 2]
+    assert (await store.sessions(GUILD))[1]["v"] == 2
+    assert len(await store.running_sessions()) == 3
+    await store.drop_session(GUILD, 1)
+    await store.finish_game(GUILD, 2, game_doc("g"), [SeatResult(0, 5, "ana", 3, True)])
+    assert await store.sessions(GUILD) == []
+    assert [s["guild_id"] for s in await store.running_sessions()] == [OTHER_GUILD]
+    await store.close()
+
+
+async def test_a_game_stored_twice_counts_once(db_url: str) -> None:
+    store = await opened(db_url)
+    results = [SeatResult(0, 5, "ana", 3, True), SeatResult(1, 6, "ben", 9, False)]
+    await store.finish_game(GUILD, 1, game_doc("g1"), results)
+    await store.finish_game(GUILD, 1, game_doc("g1"), results)  # e.g. redone after a crash
+    board = await store.standings(GUILD)
+    assert [(s.name, s.games, s.wins) for s in board] == [("ana", 1, 1), ("ben", 1, 0)]
+    stored = await store.game(GUILD, "g1")
+    assert stored is not None and stored["end_reason"] == "finished"
+    assert stored["record"] == {"format": "lama-record/1"}
+    await store.close()
+
+
+async def test_processes_writing_at_once_lose_no_update(db_url: str) -> None:
+    """Two stores (as two processes would) finish games and change settings concurrently."""
+    first, second = await opened(db_url), await opened(db_url)
+
+    async def play(store: Store, user_id: int, games: int) -> None:
+        for i in range(games):
+            result = SeatResult(0, user_id, f"p{user_id}", points=i, won=i % 2 == 0)
+            await store.finish_game(GUILD, user_id, game_doc(f"{user_id}-{i}"), [result])
+            await store.set_guild_setting(GUILD, f"k{user_id}", str(i))
+
+    await asyncio.gather(play(first, 1, 20), play(second, 2, 20), play(first, 3, 20),
+                         play(second, 4, 20))
+    board = {s.user_id: s for s in await first.standings(GUILD)}
+    assert {u: (s.games, s.wins) for u, s in board.items()} == {u: (20, 10) for u in (1, 2, 3, 4)}
+    assert [await second.guild_setting(GUILD, f"k{u}") for u in (1, 2, 3, 4)] == ["19"] * 4
+    await first.close()
+    await second.close()
+
+
+async def test_leaderboard_ranks_by_wilson_bound(db_url: str) -> None:
+    store = await opened(db_url)
     # lucky: 1 game, 1 win. steady: 10 games, 7 wins. poor: 6 games, 1 win.
     plays = [("lucky", 1, 1), ("steady", 10, 7), ("poor", 6, 1)]
     number = 0
@@ -92,3 +150,63 @@ async def test_leaderboard_ranks_by_wilson_bound(tmp_path: Path) -> None:
 def test_wilson_bound() -> None:
     assert wilson_lower_bound(0, 0) == 0.0
     assert 0 < wilson_lower_bound(1, 1) < wilson_lower_bound(70, 100) < 0.7
+
+
+async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str) -> None:
+    from bot.pgschema import PG_MIGRATIONS
+    from bot.store import MIGRATIONS
+
+    insert = ("INSERT INTO games VALUES (1, 'old', 2, 'classic', 'abandoned', '7', '{}', '[]', "
+              "0, 1)")
+    if is_postgres(db_url):
+        await raw(db_url, PG_MIGRATIONS[0], "CREATE TABLE lama_schema (version INTEGER NOT NULL)",
+                  "INSERT INTO lama_schema VALUES (1)", insert)
+    else:
+        with sqlite3.connect(db_url) as db:
+            db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+            db.execute(insert)
+    store = await opened(db_url)
+    assert await store.schema_version() == SCHEMA_VERSION
+    old = await store.game(1, "old")
+    assert old is not None and (old["status"], old["end_reason"]) == ("abandoned", "stopped")
+    await store.close()
+
+
+async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url: str) -> None:
+    """Delivery marks and message ids ride on any write, touching other channels' rows:
+    concurrent writes of one process must neither deadlock nor lose a mark."""
+    from bot.outbox import EVENT, Owed, Write
+
+    store = await opened(db_url)
+    channels = range(1, 9)
+    first = [Owed(GUILD, c, EVENT, "note", 1, {"n": 1}) for c in channels]
+    for item in first:
+        await store.write(Write(GUILD, item.channel_id, snapshot={"channel_id": item.channel_id},
+                                owed=[item]))
+
+    async def busy(channel: int) -> None:
+        for n in range(2, 7):
+            for item in first:  # marks of every channel, carried by whichever write comes
+                store.note_delivered(item)
+            for other in channels:  # and the message ids of the other channels
+                if other != channel:
+                    store.note_message(GUILD, other, "table", 1000 * channel + n)
+            await store.write(Write(GUILD, channel, snapshot={"channel_id": channel, "n": n},
+                                    owed=[Owed(GUILD, channel, EVENT, "note", n, {"n": n})]))
+
+    await asyncio.gather(*(busy(c) for c in channels))
+    await store.flush_notes()
+    left = await raw(db_url, "SELECT channel_id, version FROM outbox ORDER BY channel_id, id")
+    assert left == [(c, n) for c in channels for n in range(2, 7)], "every first note marked"
+    assert [s["n"] for s in await store.sessions(GUILD)] == [6] * len(channels)
+    await store.close()
+
+
+async def test_processes_opening_a_new_database_at_once_migrate_it_once(db_url: str) -> None:
+    stores = [make_store(db_url) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 3
+    await stores[0].set_app_value("one", "1")
+    assert await stores[2].app_value("one") == "1"
+    for store in stores:
+        await store.close()

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from game import loads, replay, summary
+from game import Game, loads, replay, summary
+from game.ai import Player
 from game.cli.simulate import play_one
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,3 +190,51 @@ def test_play_refuses_an_unknown_variant() -> None:
     done = run_game("play", "--variant", "poker")
     assert done.returncode == 2
     assert "unknown variant 'poker'" in done.stderr
+
+
+def test_simulate_rotate_prints_a_tournament_table() -> None:
+    done = run_game(
+        "simulate",
+        "--variant",
+        "classic",
+        "--games",
+        "3",
+        "--seed",
+        "t",
+        "--rotate",
+        "--ai",
+        "heuristic",
+        "--ai",
+        "random",
+        "--ai",
+        "random",
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("classic, 3 players, 3 deals x 3 line-ups (seats rotated) = 9 games")
+    rows = {line.split()[0]: line.split() for line in lines[2:] if line.split()}
+    # label, seats, games, wins, win rate, average points (then decision times)
+    assert rows["heuristic"][1:3] == ["1", "9"]
+    assert rows["random"][1:3] == ["2", "18"]
+    wins = int(rows["heuristic"][3]) + int(rows["random"][3])
+    assert wins >= 9  # every game has a winner (a shared win counts for each)
+
+
+def test_tournament_plays_the_same_deals_for_every_line_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from game.cli import tournament
+
+    openings: list[tuple[str, str]] = []
+    real_play = tournament.play_timed
+
+    def spy(game: Game, players: list[Player], times: list[list[float]]) -> None:
+        assert game.round_opening is not None
+        openings.append((str(game.seed), game.round_opening.token))
+        real_play(game, players, times)
+
+    monkeypatch.setattr(tournament, "play_timed", spy)
+    tournament.run_tournament("kadabra", ["heuristic", "random"], {}, "s", 4, None, io.StringIO())
+    assert len(openings) == 8
+    assert openings[0::2] == openings[1::2]  # both rotations of a deal: same seed, same deal
+    assert len({seed for seed, _ in openings}) == 4

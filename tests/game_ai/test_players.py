@@ -13,7 +13,7 @@ from game.ai.heuristic import HeuristicPlayer
 
 
 def test_registry_names_and_unknown_ai() -> None:
-    assert names() == ["heuristic", "random"]
+    assert names() == ["hard", "heuristic", "random"]
     with pytest.raises(MalformedRecord, match="unknown AI 'nobody'"):
         find("nobody")
 

@@ -227,7 +227,7 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
     expect(page.locator('[data-t="play_as"]')).to_have_text("Jouer en tant que")  # the page too
     play_as(page, "ana")  # the admin: the switch ran /lama config language as her
     expect(page.locator("article.ephemeral").last).to_contain_text(
-        "Désormais, ce serveur lit L.A.M.A. en Français.")
+        "Désormais, langue du bot sur ce serveur\u202f: Français.")
     play_as(page, "dan")
     expect(page.locator("article.ephemeral")).to_have_count(0)
     slash(page, "/lama start")

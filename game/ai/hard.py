@@ -1,0 +1,252 @@
+"""The ``hard`` AI: determinized search from one seat's view.
+
+For each of ``iterations`` worlds (the unseen cards dealt at random, consistent
+with what the table saw, :mod:`game.ai.worlds`), every legal action is tried
+and the round is played out on the fast path (:mod:`game.fast`) by the
+``heuristic`` AI for every seat; the action with the best average outcome
+wins (flat determinized sampling: "perfect-information Monte Carlo"). All
+candidates of one world share the deal and the dice (common random numbers),
+so their difference measures the action, not the luck.
+
+An outcome is the round's points gained by the others on average minus mine
+(sign flipped where the most points win), plus a bonus if the game ends in
+that round and this seat is among the winners.
+
+It decides from ``choose(view)`` alone: its seat's view and the public history
+that view carries (``view.seen``). Every random choice comes from a generator
+seeded by the player's seed and the public situation, so a decision is a pure
+function of what the seat may know; ``budget`` (seconds) bounds the search
+in the bot, and is off in tests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game import rng
+from game.actions import Action
+from game.ai import register
+from game.ai.heuristic import STRATEGIES, dice
+from game.ai.worlds import base_state, sample_world, unseen_cards
+from game.cards import sort_cards
+from game.fast import FastGame, RandomChance
+from game.rules import RuleSet
+from game.rules import find as find_rules
+from game.state import State
+from game.views import PlayerView, SeatView
+
+DEFAULT_ITERATIONS = 32
+PRIOR = 1.0
+"""Points of mean outcome credited to the heuristic's own choice: search must find a
+real difference to overrule it, not sampling noise."""
+WIN_BONUS = 40.0
+"""Worth of winning the game in this round, in round points (a round moves ~5–15)."""
+PLAYOUT_LIMIT = 400
+"""Actions after which a playout stops (a round of dice can in principle go on)."""
+
+
+PLAYOUT_STRATEGIES: dict[str, Callable[[PlayerView], Action]] = {
+    "dice": lambda view: dice(view, depth=1),
+}
+"""Cheaper stand-ins for the heuristic where it is slow (dice plans over many rolls)."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the choice, and each candidate's mean outcome."""
+
+    action: Action
+    means: tuple[tuple[Action, float], ...]
+    worlds: int
+
+
+def search(
+    view: PlayerView,
+    seed: int | str,
+    iterations: int = DEFAULT_ITERATIONS,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Flat determinized sampling over ``view.legal``.
+
+    Without a deadline, ``iterations`` worlds are searched. With one, the search
+    stops at it, keeping only whole worlds; with none whole, the heuristic decides.
+    """
+    legal = view.legal
+    me = view.me if view.me is not None else 0
+    rule_set = find_rules(view.variant)
+    options = dict(view.options)
+    random = rng.chooser(seed, "hard", *situation(view)).random
+    base = base_state(rule_set, view)
+    unseen = unseen_cards(rule_set, view)
+    policy = Playout(rule_set, view)
+    totals = [0.0] * len(legal)
+    worlds = 0
+    policy.deadline, policy.clock = deadline, clock
+    while worlds < max(iterations, 1):
+        world = sample_world(base, view, unseen, random)
+        dice_seed = int(random() * 2**53)
+        try:
+            outcomes = [
+                policy.outcome(
+                    FastGame(rule_set, world.clone(), options, RandomChance(dice_seed)), action, me
+                )
+                for action in legal
+            ]
+        except OutOfTime:
+            break  # a world only counts whole: every candidate on the same deal
+        totals = [t + o for t, o in zip(totals, outcomes, strict=True)]
+        worlds += 1
+        if deadline is not None and clock() >= deadline:
+            break
+    if worlds == 0:  # out of time before one whole world: the heuristic decides
+        action = STRATEGIES[view.variant](view)
+        return SearchResult(action, tuple((a, 0.0) for a in legal), 0)
+    totals[legal.index(STRATEGIES[view.variant](view))] += PRIOR * worlds
+    best = max(range(len(legal)), key=lambda k: (totals[k], -k))
+    means = tuple((a, totals[k] / worlds) for k, a in enumerate(legal))
+    return SearchResult(legal[best], means, worlds)
+
+
+def situation(view: PlayerView) -> tuple[object, ...]:
+    """The public facts that tell one decision of a game from another (seeds the search)."""
+    return (
+        view.round_no,
+        view.phase.value,
+        tuple(s.hand_size for s in view.seats),
+        tuple(s.score for s in view.seats),
+        view.draw_pile,
+        len(view.seen),
+        len(view.row or ()),
+        " ".join(c.token for c in view.roll or ()),
+    )
+
+
+class OutOfTime(Exception):
+    """The deadline passed in the middle of a playout."""
+
+
+CLOCK_EVERY = 4
+"""Playout steps between two looks at the clock (a step can be slow: long hands)."""
+
+
+class Playout:
+    """Plays a round out with the heuristic AI at every seat and scores it for ``me``."""
+
+    deadline: float | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
+        self.rules = rule_set
+        self.strategy = PLAYOUT_STRATEGIES.get(view.variant) or STRATEGIES[view.variant]
+        self.template = view
+        self.sign = 1.0 if rule_set.lower_score_wins else -1.0
+
+    def outcome(self, sim: FastGame, first: Action, me: int) -> float:
+        state = sim.state
+        before = [state.score(s) for s in range(state.players)]
+        round_no = state.round_no
+        sim.apply(first)
+        steps = 0
+        while state.round_no == round_no and not sim.finished and steps < PLAYOUT_LIMIT:
+            legal = sim.legal()
+            seat = state.to_act
+            if len(legal) == 1 or seat is None:
+                sim.apply(legal[0])
+            else:
+                sim.apply(self.strategy(self.view(state, seat, legal)))
+            steps += 1
+            if (
+                self.deadline is not None
+                and steps % CLOCK_EVERY == 0
+                and self.clock() >= self.deadline
+            ):
+                raise OutOfTime
+        gains = [state.score(s) - before[s] for s in range(state.players)]
+        others = (sum(gains) - gains[me]) / (state.players - 1)
+        value = self.sign * (others - gains[me])
+        if sim.finished and me in state.winners:
+            value += WIN_BONUS
+        return value
+
+    def view(self, state: State, seat: int, legal: list[Action]) -> PlayerView:
+        """What the heuristic needs of ``seat``'s view, straight from the simulated state."""
+        template = self.template
+        rule_set = self.rules
+        tiles = rule_set.uses_row
+        hands, quit_, white, black, totals = (
+            state.hands,
+            state.quit,
+            state.white,
+            state.black,
+            state.totals,
+        )
+        token = state.token
+        # positional: this runs at every step of every playout
+        seats = tuple(
+            SeatView(
+                s,
+                "",
+                len(hands[s]),
+                quit_[s],
+                white[s],
+                black[s],
+                white[s] + 10 * black[s] + totals[s],
+                (),
+                token == s,
+                tuple(sort_cards(hands[s])) if tiles else None,
+            )
+            for s in range(state.players)
+        )
+        return PlayerView(
+            variant=template.variant,
+            title=template.title,
+            me=seat,
+            round_no=state.round_no,
+            phase=state.phase,
+            to_act=seat,
+            hand=tuple(sort_cards(state.hands[seat])),
+            seats=seats,
+            top=state.top if rule_set.uses_draw_pile else None,
+            draw_pile=len(state.draw_pile) if rule_set.uses_draw_pile else None,
+            stage=(state.stage_white, state.stage_black) if rule_set.uses_magic else None,
+            token_holder=state.token,
+            uses_magic=rule_set.uses_magic,
+            uses_chips=rule_set.uses_chips,
+            row=tuple(sort_cards(state.row or [])) if rule_set.uses_row else None,
+            roll=state.pending_roll,
+            drawn=state.pending_drawn,
+            legal=tuple(legal),
+            winners=state.winners,
+            options=template.options,
+        )
+
+
+class HardPlayer:
+    """Searches ``iterations`` worlds per decision, or until ``budget`` seconds have passed."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: int | str,
+        iterations: int = DEFAULT_ITERATIONS,
+        budget: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self.budget = budget
+        self.clock = clock
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        deadline = None if self.budget is None else self.clock() + self.budget
+        return search(view, self.seed, self.iterations, deadline, self.clock).action
+
+
+register(HardPlayer.name, HardPlayer)

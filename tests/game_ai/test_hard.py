@@ -1,0 +1,130 @@
+"""The ``hard`` AI: legal, reproducible, bounded, and blind to what its seat cannot see."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections import Counter
+
+import pytest
+
+from game import Game, PlayerView, player_view, variant_names
+from game.ai import find, names
+from game.ai.hard import HardPlayer, search
+from game.ai.heuristic import STRATEGIES
+from game.ai.worlds import base_state, sample_world, unseen_cards
+from game.rng import chooser
+
+
+def game_at_a_choice(variant: str, seed: str, skip: int) -> Game:
+    """A 4-player heuristic game, advanced to the ``skip``-th decision with a real choice."""
+    game = Game(variant, ["a", "b", "c", "d"], seed=seed)
+    players = [find("heuristic")(f"{seed}:{s}") for s in range(4)]
+    seen = 0
+    while not game.finished:
+        seat = game.to_act
+        assert seat is not None
+        view = player_view(game, seat)
+        if len(view.legal) > 1:
+            if seen == skip:
+                return game
+            seen += 1
+        game.apply(seat, players[seat].choose(view))
+    raise AssertionError("the game ended first")
+
+
+def test_hard_is_registered_and_decides_from_a_view_only() -> None:
+    assert "hard" in names()
+    assert list(inspect.signature(HardPlayer.choose).parameters) == ["self", "view"]
+    assert typing.get_type_hints(HardPlayer.choose)["view"] is PlayerView
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_worlds_agree_with_everything_revealed(variant: str) -> None:
+    """At many moments of many games, the unseen cards are exactly the hidden ones."""
+    for index in range(6):
+        seed = f"worlds:{index}"
+        game = Game(variant, ["a", "b", "c", "d"], seed=seed)
+        pick = chooser(seed, "pick").random
+        while not game.finished:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            rule_set = game.rules
+            unseen = unseen_cards(rule_set, view)
+            state = game.state
+            if rule_set.uses_draw_pile:
+                hidden = Counter(state.draw_pile)
+                for other in range(4):
+                    if other != seat:
+                        hidden.update(state.hands[other])
+                assert Counter(unseen) == hidden
+            world = sample_world(base_state(rule_set, view), view, unseen, pick)
+            assert world.hands[seat] == list(view.hand)
+            assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+            assert len(world.draw_pile) == len(state.draw_pile)
+            legal = game.legal_actions()
+            game.apply(seat, legal[int(pick() * len(legal))])
+
+
+@pytest.mark.parametrize("variant", ["classic", "kadabra", "tutorial"])
+def test_decision_ignores_how_the_hidden_cards_lie(variant: str) -> None:
+    """Re-deal the other hands and the pile (same sizes, same cards): same view, same choice."""
+    game = game_at_a_choice(variant, f"perm:{variant}", 5)
+    me = game.to_act
+    assert me is not None
+    before = player_view(game, me)
+    state = game.state
+    others = [s for s in range(4) if s != me]
+    hidden = [c for s in others for c in state.hands[s]] + list(state.draw_pile)
+    hidden.reverse()  # a different arrangement of the same hidden cards
+    at = 0
+    for s in others:
+        size = len(state.hands[s])
+        state.hands[s] = hidden[at : at + size]
+        at += size
+    state.draw_pile = hidden[at:]
+    game._legal = None
+    after = player_view(game, me)
+    assert after == before
+    first = HardPlayer("p", iterations=6).choose(before)
+    assert HardPlayer("p", iterations=6).choose(after) == first
+    assert first in game.legal_actions()
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_same_seed_same_search(variant: str) -> None:
+    game = game_at_a_choice(variant, f"same:{variant}", 3)
+    view = player_view(game, game.to_act)
+    first = search(view, "s", iterations=5)
+    again = search(view, "s", iterations=5)
+    assert first == again
+    assert first.worlds == 5
+    assert first.action in view.legal
+    assert {a for a, _ in first.means} == set(view.legal)
+
+
+def test_the_deadline_bounds_the_search() -> None:
+    """A deadline stops the search; only whole worlds count; none whole: the heuristic."""
+    game = game_at_a_choice("classic", "deadline", 2)
+    view = player_view(game, game.to_act)
+    late = search(view, "s", iterations=1000, deadline=0.0, clock=lambda: 1.0)
+    assert late.worlds == 0 and late.action == STRATEGIES["classic"](view)
+    ticks = iter(range(100_000))
+    cut = search(view, "s", iterations=1000, deadline=200.0, clock=lambda: float(next(ticks)))
+    assert 1 <= cut.worlds < 200 and cut.action in view.legal
+    player = HardPlayer("s", iterations=1000, budget=0.5, clock=lambda: float(next(ticks)))
+    assert player.choose(view) in view.legal
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_hard_plays_whole_games(variant: str) -> None:
+    game = Game(variant, ["a", "b", "c"], seed=f"whole:{variant}")
+    players = [HardPlayer("h", iterations=2), find("heuristic")("x"), find("random")("y")]
+    while not game.finished:
+        seat = game.to_act
+        assert seat is not None
+        view = player_view(game, seat)
+        action = players[seat].choose(view)
+        assert action in game.legal_actions()
+        game.apply(seat, action)
