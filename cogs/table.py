@@ -286,6 +286,10 @@ class Table(commands.Cog):
         """A posted event; the final standings with their chart, or as text where the
         channel refuses files (no Attach Files)."""
         payload = event_payload(item.body)
+        record = item.body.get("record")
+        if record is not None and self._may_attach(item.channel_id):  # replayable with
+            data = json.dumps(record["data"], ensure_ascii=False).encode()  # python -m game
+            payload.files.append(discord.File(io.BytesIO(data), filename=record["name"]))
         if item.body.get("chart") and self._may_attach(item.channel_id):
             payload = await add_chart(payload, item.body["chart"])
         try:
@@ -420,10 +424,6 @@ def payload_from_body(body: dict[str, Any]) -> Payload:
 
 def event_payload(body: dict[str, Any]) -> Payload:
     payload = payload_from_body(body)
-    record = body.get("record")
-    if record is not None:  # the game's record, replayable with `python -m game replay`
-        data = json.dumps(record["data"], ensure_ascii=False).encode()
-        payload.files.append(discord.File(io.BytesIO(data), filename=record["name"]))
     rematch = body.get("rematch")
     if rematch is not None:
         payload.view = discord.ui.View(timeout=None)

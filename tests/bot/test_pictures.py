@@ -18,10 +18,12 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def picture(world: World, message: Message, name: str) -> Image.Image:
-    """The message's one attachment, ``name``, shown by its embed, as an image."""
-    assert [a["filename"] for a in message.attachments] == [name]
+    """The message's picture, ``name``, shown by its embed, as an image (the standings
+    also carry the game's record, ``lama-<game>.json``)."""
+    pictures = [a for a in message.attachments if not a["filename"].endswith(".json")]
+    assert [a["filename"] for a in pictures] == [name]
     assert message.embed_dicts[0]["image"]["url"] == f"attachment://{name}"
-    data = world.fake.files[int(message.attachments[0]["id"])]
+    data = world.fake.files[int(pictures[0]["id"])]
     assert data.startswith(PNG)
     return Image.open(io.BytesIO(data))
 
