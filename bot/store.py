@@ -108,7 +108,7 @@ class SqliteStore:
             await asyncio.to_thread(probe, self.path)
             self._db = await aiosqlite.connect(self.path, timeout=OPEN_TIMEOUT)
             self._db.row_factory = aiosqlite.Row
-            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._wal()
             await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self._db.execute("PRAGMA foreign_keys=ON")
@@ -116,6 +116,20 @@ class SqliteStore:
         except sqlite3.Error as error:
             await self.close()
             raise StoreError(open_problem(self.path, error)) from error
+
+    async def _wal(self) -> None:
+        """Switch to WAL; SQLite answers "locked" at once (no busy wait) while another
+        process opening the same new file holds it, so try again until ``OPEN_TIMEOUT``."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + OPEN_TIMEOUT
+        while True:
+            try:
+                await self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error).lower() or loop.time() > give_up:
+                    raise
+            await asyncio.sleep(0.05)
 
     async def close(self) -> None:
         if self._db is not None:
