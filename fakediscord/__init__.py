@@ -43,12 +43,9 @@ Driver API::
             fake.delay("*", "/interactions/*/callback", 0.2, times=None)  # -> Fault(.hits)
             await fake.drop_gateway(code=4000, wait=True)  # client reconnects and RESUMEs
             fake.gateway.resumes, fake.gateway.identifies, fake.gateway.replayed
-<<<<<<< HEAD
             fake.gateway.shards()   # {(shard_id, count): live connections}; each connection
                                     # gets only its shard's guilds' events and interactions
-=======
         fake.keep_files = True          # keep uploads' bytes: fake.files[attachment id]
->>>>>>> main
         fake.write_transcript("out/")   # transcript.jsonl + transcript.html
         fake.refusals, fake.failures, fake.errors
 
