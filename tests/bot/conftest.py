@@ -99,10 +99,6 @@ def transcript_dir(request: pytest.FixtureRequest) -> Path | None:
     return Path(root) / re.sub(r"[^\w.-]+", "_", request.node.name)
 
 
-PACING_REPORT: list[tuple[str, dict[str, object]]] = []
-"""Per test run with pacing: what Discord's rate limits did to the bot (printed at the end)."""
-
-
 def pacing_of(request: pytest.FixtureRequest) -> float | None:
     """``@pytest.mark.pacing(scale)``: Discord's rate limits on, ``scale`` times faster."""
     marker = request.node.get_closest_marker("pacing")
@@ -122,23 +118,10 @@ async def world(settings: Settings, request: pytest.FixtureRequest) -> AsyncIter
         bot = create_bot(settings)
         async with fake.run(bot):
             yield World(fake, bot, guild, table, ana, ben, cleo, mod)
-        if fake.pacing is not None:
-            PACING_REPORT.append(
-                (request.node.name, {**fake.pacing.summary(), "lint": len(fake.lint)})
+        if fake.pacing is not None:  # printed at the end by tests/conftest.py
+            request.node.user_properties.append(
+                ("pacing", {**fake.pacing.summary(), "lint": len(fake.lint)})
             )
         assert not fake.failures, fake.failures
         assert not fake.refusals, fake.refusals
         assert not fake.lint, fake.lint  # what Discord would silently ignore is our bug
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Per whole game under pacing: 429s, time waited on buckets, lint."""
-    if not PACING_REPORT:
-        return
-    terminalreporter.section("Discord pacing per game")
-    for name, stats in PACING_REPORT:
-        terminalreporter.write_line(
-            f"{name}: {stats['requests']} requests, {stats['429s']} 429s, waited "
-            f"{stats['wait_discord_s']} Discord s ({stats['wait_real_s']} real s), "
-            f"lint {stats['lint']}, 429s by bucket {stats['by_bucket']}"
-        )

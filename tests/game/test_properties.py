@@ -214,7 +214,7 @@ def _check_replay(game: Game) -> None:
     assert to_dict(result.game) == record
 
 
-pytestmark = pytest.mark.slow  # hundreds of whole games per rule set (hypothesis)
+pytestmark = pytest.mark.slow  # dozens of whole games per rule set (hypothesis profile)
 
 GAMES = st.tuples(
     st.integers(2, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(1, 150)
@@ -222,25 +222,25 @@ GAMES = st.tuples(
 """Players, deck/roll seed, chooser seed, and the target (tutorial: rounds, capped below)."""
 
 
-@settings(max_examples=250, deadline=None)
+@settings(deadline=None)
 @given(GAMES)
 def test_classic_games(game_args: tuple[int, int, int, int]) -> None:
     _check_replay(_play_out("classic", *game_args))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(deadline=None)
 @given(GAMES)
 def test_kadabra_games(game_args: tuple[int, int, int, int]) -> None:
     _check_replay(_play_out("kadabra", *game_args))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(deadline=None)
 @given(GAMES)
 def test_dice_games(game_args: tuple[int, int, int, int]) -> None:
     _check_replay(_play_out("dice", *game_args))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(deadline=None)
 @given(GAMES)
 def test_tutorial_games(game_args: tuple[int, int, int, int]) -> None:
     players, seed, choices, length = game_args

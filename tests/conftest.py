@@ -1,0 +1,43 @@
+"""Suite-wide settings: the hypothesis profiles that size the property tests, and the
+end-of-run report of Discord's pacing per whole game (tests/bot/conftest.py's ``world``).
+
+``lama`` (the default) plays 60 seeded games per rule set and property test, which already
+reaches every branch of ``game/`` that the 250 of a deep run reach; ``ci-deep`` plays 1,000
+for a nightly or pre-release run: ``pytest --hypothesis-profile ci-deep tests/game`` (or
+``HYPOTHESIS_PROFILE=ci-deep``). Each run draws new games; a failing one is replayed first
+on the next run from the ``.hypothesis`` folder.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("lama", max_examples=60, deadline=None)
+settings.register_profile("ci-deep", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "lama"))
+
+PACING_REPORT: list[tuple[str, dict[str, object]]] = []
+"""Per test run with pacing: what Discord's rate limits did to the bot. Read from the test
+reports, which reach this (main) process from pytest-xdist's workers too."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":
+        name = report.nodeid.rsplit("::", 1)[-1]
+        PACING_REPORT.extend((name, v) for k, v in report.user_properties if k == "pacing")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Per whole game under pacing: 429s, time waited on buckets, lint."""
+    if not PACING_REPORT:
+        return
+    terminalreporter.section("Discord pacing per game")
+    for name, stats in PACING_REPORT:
+        terminalreporter.write_line(
+            f"{name}: {stats['requests']} requests, {stats['429s']} 429s, waited "
+            f"{stats['wait_discord_s']} Discord s ({stats['wait_real_s']} real s), "
+            f"lint {stats['lint']}, 429s by bucket {stats['by_bucket']}"
+        )
