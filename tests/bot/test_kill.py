@@ -23,6 +23,9 @@ from tests.bot.test_restart import Table, changed, stored_actions, take_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "kill-11"
+START = 120.0
+"""Seconds a bot process may take to start and identify: a net against a hang, not a speed
+check (on two cores shared with other work a start has taken over 20 s)."""
 
 
 def final_record(db: Path) -> dict[str, object]:
@@ -83,7 +86,7 @@ async def bot_process(
         )
     try:
         await fake.notifier.wait_for(
-            lambda: True if fake.gateway.identifies > identified else None, 20,
+            lambda: True if fake.gateway.identifies > identified else None, START,
             "the bot process to identify",
         )
         yield process
@@ -103,7 +106,7 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
         syncs = fake.command_syncs
         async with bot_process(fake, db, log) as first:
             await fake.notifier.wait_for(
-                lambda: True if fake.command_syncs > syncs else None, 20, "the command sync"
+                lambda: True if fake.command_syncs > syncs else None, START, "the command sync"
             )
             await club.start_game(ai=True)
             for _ in range(5):

@@ -25,7 +25,7 @@ import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
 from tests.bot.helpers import WAIT, Turn, action_buttons, current, is_final
-from tests.bot.test_kill import ROOT, SEED, sound
+from tests.bot.test_kill import ROOT, SEED, START, sound
 from tests.bot.test_outbox import tables, titled
 from tests.bot.test_restart import stored_actions
 
@@ -49,7 +49,7 @@ async def launch(fake: FakeDiscord, db: Path, log: Path, fault: str | None
             sys.executable, "-m", "bot", cwd=db.parent, env=env, stderr=err,
             stdout=asyncio.subprocess.DEVNULL)
     ready = asyncio.ensure_future(fake.notifier.wait_for(
-        lambda: True if fake.gateway.identifies > identified else None, 20, "identify"))
+        lambda: True if fake.gateway.identifies > identified else None, START, "identify"))
     death = asyncio.ensure_future(process.wait())
     await asyncio.wait({ready, death}, return_when=asyncio.FIRST_COMPLETED)
     if death.done():
@@ -171,7 +171,7 @@ async def test_ten_kills_at_random_moments_lose_nothing_and_show_everything_once
         syncs = fake.command_syncs
         first = await launch(fake, db, log, None)
         assert first is not None
-        await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None, WAIT,
+        await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None, START,
                                      "the command sync")
         for channel in channels:  # both players and an AI, to 8 points
             lobby = (await ana.slash(channel, "lama start", target=8)).message

@@ -22,7 +22,7 @@ import pytest
 
 from fakediscord import FakeDiscord, Member, Message, TextChannel
 from tests.bot.helpers import WAIT, current, is_final, is_table
-from tests.bot.test_kill import bot_process, sound
+from tests.bot.test_kill import START, bot_process, sound
 
 END = "end"  # the last move of a game: round summary, finished table, final standings
 ROUND = "round"  # a move that ends a round: round summary, the next round's table
@@ -144,7 +144,7 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
             async with bot_process(fake, db, log, fault) as process:
                 if previous is None:
                     await fake.notifier.wait_for(
-                        lambda s=syncs: True if fake.command_syncs > s else None, WAIT,
+                        lambda s=syncs: True if fake.command_syncs > s else None, START,
                         "the command sync")
                 else:  # this process first shows what the killed one owed (a repost
                     # retires the older table just after: checked once all is quiet, below)
@@ -179,7 +179,7 @@ async def test_sigterm_lets_the_answer_under_way_finish_and_drops_nothing(tmp_pa
         async with bot_process(fake, db, log, f"commit:table@{channel.id}#2",
                                LAMA_FAULT_SIGNAL="TERM") as process:
             await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None,
-                                         WAIT, "the command sync")
+                                         START, "the command sync")
             lobby = (await ana.slash(channel, "lama start", target=300)).message
             assert lobby is not None
             await ben.click(lobby, "Join")
