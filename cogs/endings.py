@@ -1,4 +1,10 @@
-"""Round summaries and final standings (public: points and reasons, never a hand)."""
+"""Round summaries and final standings.
+
+A round's summary is public: each player's points and the reasons the rules engine gave
+(``Event.scores``), including the values their scoring counted, as players show their
+cards when counting at a table (docs/rules.md, "What a round's summary says"). Nothing
+here works out why: a new reason is a new item kind in the engine and a sentence here.
+"""
 
 from __future__ import annotations
 
