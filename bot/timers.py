@@ -10,7 +10,8 @@ deadline and then fires it:
 - remind: the one ping policy: once a human's turn has waited ``ping_delay`` seconds
   (``LAMA_PING_DELAY``, default 10; at most half the turn timeout) without them acting,
   one short public message mentions that player (the table itself never pings: it is
-  edited in place, and Discord pings on new messages only);
+  edited in place, and Discord pings on new messages only); at once if their hand
+  message cannot follow the game (never opened, or its token is too old: ``hand_until``);
 - turn: at the deadline the rule set's default action (bot/defaults.py); a seat
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -85,15 +87,26 @@ class TimerState:
     reminded: bool = False
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
+    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, nonce, message
+    table_posted: float | None = None  # when the table message was posted (edits age out)
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
-    def ping_at(self, delay: float) -> float | None:
-        """When this turn's one ping is due: ``delay`` after it began, at most half-way."""
+    def ping_at(self, delay: float, live_until: float | None = None,
+                followed: bool = False) -> float | None:
+        """When this turn's one ping is due: ``delay`` after it began, at most half-way.
+
+        ``followed``: the bot knows which hands are open (cogs/hands.py); a player whose
+        hand is not live (``live_until``: when its token stops being used, None: not open)
+        cannot see their turn come, so they are pinged at once, or when the token expires."""
         if self.turn_started is None or self.turn_seat is None:
             return None
         if self.turn_timeout > 0:
             delay = min(delay, self.turn_timeout / 2)
-        return self.turn_started + delay
+        due = self.turn_started + delay
+        if followed:
+            due = max(self.turn_started, min(due, live_until if live_until is not None
+                                             else self.turn_started))
+        return due
 
     @property
     def deadline(self) -> float | None:
@@ -117,6 +130,8 @@ class TimerState:
             "reminded": self.reminded,
             "timeouts": {str(k): v for k, v in self.timeouts.items()},
             "seen": self.seen,
+            "ping": self.ping,
+            "table_posted": self.table_posted,
         }
 
     @classmethod
@@ -134,7 +149,13 @@ class TimerState:
             reminded=bool(data.get("reminded", False)),
             timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
             seen=data.get("seen"),
+            ping=data.get("ping"),
+            table_posted=data.get("table_posted"),
         )
+
+
+HandUntil = Callable[["Session", int], "float | None"]
+"""When a seat's open hand stops following the game (None: no open hand)."""
 
 
 class Announcer(Protocol):
@@ -167,6 +188,7 @@ class Watchdog:
         self.clock = clock
         self.ping_delay = ping_delay
         self.announcer: Announcer | None = None
+        self.hand_until: HandUntil | None = None  # set by the table cog (cogs/hands.py)
         self._watches: dict[int, _Watch] = {}
 
     async def configure(self, session: Session, seconds: int | None) -> None:
@@ -220,7 +242,10 @@ class Watchdog:
                 due.append((state.last_human_at + IDLE_TTL, "idle"))
             if state.deadline is not None:
                 due.append((state.deadline, "turn"))
-            ping_at = state.ping_at(self.ping_delay)
+            until, followed = None, self.hand_until is not None
+            if self.hand_until is not None and state.turn_seat is not None:
+                until = self.hand_until(session, state.turn_seat)
+            ping_at = state.ping_at(self.ping_delay, until, followed)
             if not state.reminded and ping_at is not None:
                 due.append((ping_at, "remind"))
         return min(due) if due else None

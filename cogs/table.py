@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import GameGone, StaleButton
+from bot.i18n import Translator
 from bot.outbox import EVENT, STATE, ChannelGone, Owed
 from bot.sessions import Change, Session, Status
 from bot.takeover import take_back
@@ -43,7 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour cannot be edited any more
+TOO_OLD_TO_EDIT = 30046  # Discord: "Maximum number of edits to messages older than 1 hour"
+EDITABLE_FOR = 3600.0 - 60.0  # seconds: a table this old is posted anew rather than edited
+MAX_PINGS_KEPT = 1000
 
 
 class Table(commands.Cog):
@@ -57,6 +60,7 @@ class Table(commands.Cog):
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
         self.hands = LiveHands(bot.sessions.clock)
+        self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
 
     async def cog_load(self) -> None:
         self.bot.lama.add_command(self._command)
@@ -64,6 +68,7 @@ class Table(commands.Cog):
         outbox.composer, outbox.courier, outbox.on_gone = (self.compose, self.deliver,
                                                            self.channel_lost)
         self.bot.sessions.followers.append(self.follow_hands)
+        self.bot.sessions.timers.hand_until = self.hand_until
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)
@@ -71,6 +76,7 @@ class Table(commands.Cog):
         outbox.courier = outbox.on_gone = None
         if self.follow_hands in self.bot.sessions.followers:
             self.bot.sessions.followers.remove(self.follow_hands)
+        self.bot.sessions.timers.hand_until = None
 
     # ---- the hand --------------------------------------------------------
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -103,7 +109,7 @@ class Table(commands.Cog):
         payload, view = self.render_hand(interaction, session, seat, note)
         payload = await self.pictured(interaction, session, seat, payload)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
-        self.hands.answered(interaction, session, seat, view)
+        self.opened(interaction, session, seat, view)
 
     async def on_action(
         self, interaction: discord.Interaction, game: str, version: int, action: str
@@ -123,7 +129,7 @@ class Table(commands.Cog):
                 payload, view = self.render_hand(interaction, session, seat, note)
                 payload = await self.pictured(interaction, session, seat, payload)
                 if await update_message(interaction, **payload.edit_kwargs()):
-                    self.hands.answered(interaction, session, seat, view)
+                    self.opened(interaction, session, seat, view)
             return
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
@@ -133,9 +139,10 @@ class Table(commands.Cog):
             payload, view = self.render_hand(interaction, session, seat, note)
             payload = await self.pictured(interaction, session, seat, payload, waiting_too=False)
             if await update_message(interaction, **payload.edit_kwargs()):
-                self.hands.answered(interaction, session, seat, view)
+                self.opened(interaction, session, seat, view)
             else:  # its token is spent: this hand is not followed any more
                 self.hands.drop(session.channel_id, interaction.user.id)
+                self.bot.sessions.timers.arm(session)
         await self.bot.sessions.publish(session)
 
     async def on_ask(
@@ -151,7 +158,7 @@ class Table(commands.Cog):
         else:
             payload, view = self.render_hand(interaction, session, seat)
         if await update_message(interaction, **payload.edit_kwargs()):
-            self.hands.answered(interaction, session, seat, view)
+            self.opened(interaction, session, seat, view)
 
     def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -161,10 +168,24 @@ class Table(commands.Cog):
         return hand_message(user_tr(interaction), view, session.short_id, session.version,
                             note), view
 
+    def opened(self, interaction: discord.Interaction, session: Session, seat: int,
+               view: PlayerView) -> None:
+        """``interaction`` answered with the player's hand: it follows the game from now on,
+        so their ping waits (bot/timers.py)."""
+        self.hands.answered(interaction, session, seat, view)
+        self.bot.sessions.timers.arm(session)
+
+    def hand_until(self, session: Session, seat: int) -> float | None:
+        """For the watchdog: until when ``seat``'s hand follows the game (None: it does not)."""
+        return self.hands.until(session.channel_id, session.seats[seat].user_id,
+                                session.game_id)
+
     async def follow_hands(self, session: Session) -> None:
-        """After a published change: open hands show what changed for their owners."""
+        """After a published change: open hands show what changed for their owners (one that
+        could not be edited is dropped, and its owner's ping comes at once)."""
         if session.game is not None:
             await self.hands.follow(session, self.followed_hand)
+            self.bot.sessions.timers.arm(session)
 
     async def followed_hand(self, interaction: discord.Interaction, session: Session, seat: int
                             ) -> Payload:
@@ -199,13 +220,22 @@ class Table(commands.Cog):
         repost = session.table_message_id is None
         opening = False
         closing: Payload | None = None  # the note a game's abandoned table shows
+        fold = fold_ping(tr, session, changes)
+        if fold is not None:
+            items.append(self._owe(session, EVENT, "fold", fold))
         for change in changes:
             if change.note is not None:
                 note = note_payload(tr, session, *change.note)
                 if note is not None and change.note[0] in ("stopped", "idle"):
                     closing = note
                 if note is not None and change.note[0] != "stopped":  # (stop: the answer)
-                    items.append(self._owe(session, EVENT, "note", payload_body(note)))
+                    item = self._owe(session, EVENT, "note", payload_body(note))
+                    if change.note[0] == "remind":  # folded into an edit once they act
+                        item.body["ping"] = True
+                        session.timers.ping = {"seat": change.note[1]["seat"],
+                                               "key": session.timers.turn_key,
+                                               "nonce": item.nonce, "message": None}
+                    items.append(item)
             session.note_public(visible_to(change.events, None))
             opening = opening or (change.before is None and bool(change.events))
             if change.before is not None and any(
@@ -266,7 +296,9 @@ class Table(commands.Cog):
         channel = self._channel(item.channel_id, item.guild_id)
         try:
             if item.kind == EVENT:
-                return await self._event(channel, item)
+                if item.key == "fold":
+                    return await self._fold(channel, item)
+                return await self._event(channel, item, session)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
             if item.key == "table":
@@ -282,9 +314,10 @@ class Table(commands.Cog):
                 raise ChannelGone(str(error)) from error
             raise
 
-    async def _event(self, channel: discord.PartialMessageable, item: Owed) -> int:
+    async def _event(self, channel: discord.PartialMessageable, item: Owed,
+                     session: Session | None) -> int:
         """A posted event; the final standings with their chart, or as text where the
-        channel refuses files (no Attach Files)."""
+        channel refuses files (no Attach Files). A ping's message is kept to fold it."""
         payload = event_payload(item.body)
         record = item.body.get("record")
         if record is not None and self._may_attach(item.channel_id):  # replayable with
@@ -300,7 +333,30 @@ class Table(commands.Cog):
             log.info("no Attach Files in channel %s: standings as text", item.channel_id)
             payload = without_files(event_payload(item.body))
             message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        if item.body.get("ping"):
+            self._pings[item.nonce] = message.id
+            while len(self._pings) > MAX_PINGS_KEPT:
+                del self._pings[next(iter(self._pings))]
+            ping = session.timers.ping if session is not None else None
+            if ping is not None and ping.get("nonce") == item.nonce:
+                ping["message"] = message.id  # saved with the next write
         return message.id
+
+    async def _fold(self, channel: discord.PartialMessageable, item: Owed) -> int | None:
+        """The pinged player's turn is over: their ping becomes a short line without the
+        mention (a ping is never deleted: Discord would leave a ghost notification)."""
+        fold = item.body["fold"]
+        message_id = fold.get("message") or self._pings.pop(fold.get("nonce"), None)
+        if message_id is None:
+            log.info("the ping to fold in channel %s is unknown; left as it is",
+                     item.channel_id)
+            return None
+        try:
+            await channel.get_partial_message(message_id).edit(
+                **payload_from_body(item.body).edit_kwargs())
+        except discord.NotFound:
+            log.info("the ping %s of channel %s is gone", message_id, item.channel_id)
+        return message_id
 
     def _may_attach(self, channel_id: int) -> bool:
         """Attach Files in this channel, as far as the cache knows (unknown: try, and fall
@@ -318,7 +374,12 @@ class Table(commands.Cog):
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         old = session.table_message_id
-        if not item.body.get("repost") and old is not None:
+        posted = session.timers.table_posted
+        aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
+        if aged and not item.body.get("repost") and old is not None:
+            log.info("the table of channel %s is an hour old; posting it again",
+                     session.channel_id)
+        elif not item.body.get("repost") and old is not None:
             try:
                 await channel.get_partial_message(old).edit(**payload.kwargs())
                 return old
@@ -332,6 +393,7 @@ class Table(commands.Cog):
                          session.channel_id)
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.table_message_id = message.id
+        session.timers.table_posted = self.bot.sessions.clock.now()  # saved with the next write
         if stale(message, payload):  # the nonce returned a post made for an earlier state
             await message.edit(**payload.kwargs())
         if old is not None and old != message.id:
@@ -400,6 +462,32 @@ class Table(commands.Cog):
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
+
+
+def fold_ping(tr: Translator, session: Session, changes: list[Change]
+              ) -> dict[str, Any] | None:
+    """What the turn's ping becomes once that turn is over (None: no ping to fold yet).
+
+    It says whether the player acted themselves or not (timed out, left, game ended)."""
+    ping, state = session.timers.ping, session.timers
+    if ping is None:
+        return None
+    seat, key = ping["seat"], ping["key"]
+    game = session.game
+    if (session.status is Status.PLAYING and game is not None
+            and (state.turn_seat, state.turn_key) == (seat, key)):
+        return None  # still their turn
+    state.ping = None
+    name = tr.name(session.seats[seat].name)
+    timed_out = any(c.note is not None and c.note[0] == "timed_out"
+                    and c.note[1].get("seat") == seat for c in changes)
+    acted = (game is not None and key is not None and len(game.history) > key
+             and game.history[key][0] == seat and not timed_out)
+    text = tr("✅ {name} played.", name=name) if acted else tr(
+        "{name}'s turn is over.", name=name)
+    body = payload_body(Payload(content=text))
+    body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    return body
 
 
 def stale(message: discord.Message, payload: Payload) -> bool:
