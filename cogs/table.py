@@ -220,7 +220,7 @@ class Table(commands.Cog):
         repost = session.table_message_id is None
         opening = False
         closing: Payload | None = None  # the note a game's abandoned table shows
-        fold = fold_ping(tr, session, changes)
+        fold = fold_ping(tr, session)
         if fold is not None:
             items.append(self._owe(session, EVENT, "fold", fold))
         for change in changes:
@@ -252,7 +252,7 @@ class Table(commands.Cog):
             return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
         if status is Status.ABANDONED:
             if closing is None or session.game is None or session.table_message_id is None:
-                return items
+                return [i for i in items if i.key != "fold"]  # (a lost channel: no edits)
             users = [None if s.is_ai else s.user_id for s in session.seats]
             closed = table_message(tr, session.view(None), session.short_id, users,
                                    session.recent)
@@ -280,7 +280,10 @@ class Table(commands.Cog):
                 body["chart"] = chart_body(tr, view)
             items.append(self._owe(session, EVENT, "standings", body))
             return items
-        items.append(self._owe(session, STATE, "table", {"repost": repost}))
+        if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
+            return items  # a ping changes nothing on the table
+        items.append(self._owe(session, STATE, "table", {
+            "repost": repost, "replaces": session.table_message_id}))
         return items
 
     @staticmethod
@@ -374,12 +377,15 @@ class Table(commands.Cog):
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         old = session.table_message_id
+        # a repost owed before the previous one was delivered: that one is the new table
+        repost = item.body.get("repost") and (old is None or old == item.body.get(
+            "replaces", old))
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
-        if aged and not item.body.get("repost") and old is not None:
+        if aged and not repost and old is not None:
             log.info("the table of channel %s is an hour old; posting it again",
                      session.channel_id)
-        elif not item.body.get("repost") and old is not None:
+        elif not repost and old is not None:
             try:
                 await channel.get_partial_message(old).edit(**payload.kwargs())
                 return old
@@ -464,8 +470,7 @@ class Table(commands.Cog):
             log.info("could not delete the old table %s", message_id)
 
 
-def fold_ping(tr: Translator, session: Session, changes: list[Change]
-              ) -> dict[str, Any] | None:
+def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     """What the turn's ping becomes once that turn is over (None: no ping to fold yet).
 
     It says whether the player acted themselves or not (timed out, left, game ended)."""
@@ -479,10 +484,8 @@ def fold_ping(tr: Translator, session: Session, changes: list[Change]
         return None  # still their turn
     state.ping = None
     name = tr.name(session.seats[seat].name)
-    timed_out = any(c.note is not None and c.note[0] == "timed_out"
-                    and c.note[1].get("seat") == seat for c in changes)
     acted = (game is not None and key is not None and len(game.history) > key
-             and game.history[key][0] == seat and not timed_out)
+             and game.history[key][0] == seat and not state.defaulting)  # (the watchdog's)
     text = tr("✅ {name} played.", name=name) if acted else tr(
         "{name}'s turn is over.", name=name)
     body = payload_body(Payload(content=text))
