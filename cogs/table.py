@@ -397,9 +397,10 @@ class Table(commands.Cog):
                     raise
                 log.info("the table of channel %s is too old to edit; posting it again",
                          session.channel_id)
+        sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.table_message_id = message.id
-        session.timers.table_posted = self.bot.sessions.clock.now()  # saved with the next write
+        session.timers.table_posted = sent_at  # saved with the next write
         if stale(message, payload):  # the nonce returned a post made for an earlier state
             await message.edit(**payload.kwargs())
         if old is not None and old != message.id:
