@@ -104,7 +104,8 @@ class Posts:
         users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
         if status is Status.FINISHED:
             payload = table_message(tr, view, session.short_id, users, session.recent)
-            payload.content, payload.mention = None, None
+            payload.content = "🏁 " + tr("The game is over.")  # its buttons go too
+            payload.mention = None
             items.append(self._owe(session, STATE, "table", {
                 "final": payload_body(payload), "message_id": session.table_message_id,
                 "game_id": session.game_id}))

@@ -168,7 +168,7 @@ class Table(commands.Cog):
     async def follow_hands(self, session: Session) -> None:
         """After a published change: open hands show what changed for their owners (one that
         could not be edited is dropped, and its owner's ping comes at once)."""
-        if session.game is not None:
+        if session.game is not None and not self.bot.is_closed():  # (closing: no more edits)
             await self.hands.follow(session, self.followed_hand)
             self.bot.sessions.timers.arm(session)
 
