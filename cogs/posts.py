@@ -326,8 +326,8 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     name = tr.name(session.seats[seat].name)
     acted = (game is not None and key is not None and len(game.history) > key
              and game.history[key][0] == seat and not state.defaulting)  # (the watchdog's)
-    text = tr("✅ {name} played.", name=name) if acted else tr(
-        "{name}'s turn is over.", name=name)
+    text = tr("⏰ {name} was pinged, then played.", name=name) if acted else tr(
+        "⏰ {name} was pinged; that turn is over.", name=name)
     body = payload_body(Payload(content=text))
     body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
     return body

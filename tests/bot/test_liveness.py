@@ -131,7 +131,8 @@ async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: C
     assert "ana quit the round" in out.content and "AI" not in out.content, "once, not twice"
     await club.fake.notifier.wait_for(lambda: "turn is over" in note.content or None, WAIT,
                                       "ana's ping folded")
-    assert note.content == "ana's turn is over." and not note.deleted, "never a ghost ping"
+    assert note.content == "⏰ ana was pinged; that turn is over." and not note.deleted, (
+        "never a ghost ping")
     await club.turn_of(club.ben)
     assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0
     later = club.channel.wait_for_message(is_note("⏰ <@"))
@@ -141,7 +142,8 @@ async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: C
     await club.act(club.ben, "Quit")  # alone in the round, he ends it
     await club.fake.notifier.wait_for(lambda: "played" in ping.content or None, WAIT,
                                       "ben's ping folded")
-    assert ping.content == "✅ ben played." and ping.id in {m.id for m in club.channel.messages}
+    assert ping.content == "⏰ ben was pinged, then played."
+    assert ping.id in {m.id for m in club.channel.messages}
     edit = [e for e in club.fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
             and e["path"].endswith(f"/messages/{ping.id}")][-1]
     allowed = edit["body"]["allowed_mentions"]
