@@ -10,6 +10,7 @@ import pytest
 from bot.backends import make_store
 from bot.errors import NotAllowed, StaleButton
 from bot.outbox import Owed, default_compose
+from bot.policies import make_sessions
 from bot.sessions import Change, Session, Sessions, Status
 from bot.takeover import hand_to_ai
 from game import EventKind, NotYourTurn, player_view, summary
@@ -22,7 +23,7 @@ ANA, BEN = 11, 12
 async def sessions(db_url: str):
     store = make_store(db_url)  # every test here runs on SQLite and on PostgreSQL
     await store.open()
-    manager = Sessions(store, ai_delay=0, seed="42")
+    manager = make_sessions(store, ai_delay=0, seed="42")
     yield manager
     await manager.close()
     await store.close()
