@@ -32,13 +32,14 @@ def modules() -> dict[str, Path]:
             for path in sorted((ROOT / package).rglob("*.py"))}
 
 
-def imported(name: str, source: str, known: set[str]) -> Iterator[tuple[str, int]]:
+def imported(name: str, source: str, known: set[str], is_package: bool = False
+             ) -> Iterator[tuple[str, int]]:
     """``(module, line)`` of every import in ``source`` (module ``name``), wherever it is.
 
     ``from package import name`` counts as importing ``package.name`` when that is a
-    module; relative imports are resolved against ``name``'s package.
+    module; relative imports are resolved against ``name``'s package (``name`` itself
+    when it ``is_package``: an ``__init__.py``).
     """
-    is_package = name in {n.rpartition(".")[0] for n in known} or name in PACKAGES
     package = name if is_package else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -63,7 +64,8 @@ def import_graph() -> dict[str, dict[str, int]]:
     graph: dict[str, dict[str, int]] = {}
     for name, path in found.items():
         edges = graph.setdefault(name, {})
-        for target, line in imported(name, path.read_text(encoding="utf-8"), known):
+        source = path.read_text(encoding="utf-8")
+        for target, line in imported(name, source, known, path.name == "__init__.py"):
             edges.setdefault(target, line)
     return graph
 
