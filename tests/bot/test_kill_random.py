@@ -17,7 +17,7 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +32,18 @@ from tests.bot.test_restart import stored_actions
 GAMES = 3
 KILLS = 10
 RNG_SEED = 20261130
+LAUNCHED: list[asyncio.subprocess.Process] = []
+
+
+@pytest.fixture(autouse=True)
+def no_process_left() -> Iterator[None]:
+    """A failed test still kills the bot processes it started (one once outlived its test)."""
+    yield
+    while LAUNCHED:
+        process = LAUNCHED.pop()
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGKILL)
 
 
 async def launch(fake: FakeDiscord, db: Path, log: Path, fault: str | None
@@ -48,6 +60,7 @@ async def launch(fake: FakeDiscord, db: Path, log: Path, fault: str | None
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=db.parent, env=env, stderr=err,
             stdout=asyncio.subprocess.DEVNULL)
+    LAUNCHED.append(process)
     ready = asyncio.ensure_future(fake.notifier.wait_for(
         lambda: True if fake.gateway.identifies > identified else None, START, "identify"))
     death = asyncio.ensure_future(process.wait())
