@@ -198,6 +198,45 @@ async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str
     await store.close()
 
 
+async def test_a_version_3_database_with_results_gets_its_ratings(db_url: str) -> None:
+    """Games kept before ratings existed are rated at start-up, oldest first, once."""
+    from bot.pgschema import PG_MIGRATIONS
+    from bot.store import MIGRATIONS
+
+    def game(number: int, ended: float) -> str:
+        return (f"INSERT INTO games VALUES ({GUILD}, 'g{number}', 2, 'classic', 'finished', '7', "
+                f"'{{}}', '[]', 0, {ended}, 'finished')")
+
+    def result(number: int, seat: int, user: int, points: int, won: int) -> str:
+        return (f"INSERT INTO results (guild_id, game_id, seat, user_id, name, variant, points, "
+                f"won) VALUES ({GUILD}, 'g{number}', {seat}, {user}, 'p{user}', 'classic', "
+                f"{points}, {won})")
+
+    rows = [game(1, 20.0), game(2, 10.0), result(1, 0, 1, 3, 1), result(1, 1, 2, 9, 0),
+            result(2, 0, 1, 20, 0), result(2, 1, 2, 4, 1), result(2, 2, 3, 4, 1)]
+    if is_postgres(db_url):
+        await raw(db_url, *PG_MIGRATIONS[:3], "CREATE TABLE lama_schema (version INTEGER)",
+                  "INSERT INTO lama_schema VALUES (3)", *rows)
+    else:
+        with sqlite3.connect(db_url) as db:
+            db.executescript("".join(MIGRATIONS[:3]) + "PRAGMA user_version = 3;")
+            for row in rows:
+                db.execute(row)
+    store = await opened(db_url)
+    board = {s.user_id: s.skill for s in await store.standings(GUILD, "classic")}
+    await store.close()
+    # g2 ended first: 2 and 3 share the win over 1; then g1: 1 beats 2
+    first = rate([Entrant(1, "", 20, False), Entrant(2, "", 4, True), Entrant(3, "", 4, True)],
+                 [3, 1, 1], {})
+    second = rate([Entrant(1, "", 3, True), Entrant(2, "", 9, False)], [1, 2], first)
+    assert board == {1: second[1], 2: second[2], 3: first[3]}
+    again = await opened(db_url)  # opened again: nothing rated twice
+    assert {s.user_id: s.skill for s in await again.standings(GUILD, "classic")} == board
+    assert [(g.place, g.players) for g in await again.player_games(GUILD, 1)] == [(3, 3),
+                                                                                 (1, 2)]
+    await again.close()
+
+
 async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url: str) -> None:
     """Delivery marks and message ids ride on any write, touching other channels' rows:
     concurrent writes of one process must neither deadlock nor lose a mark."""
