@@ -55,7 +55,8 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
     try:
         assert await store.schema_version() == SCHEMA_VERSION == 4
         assert await store.integrity_check() == ["ok"]
-        classic, dice = await store.standings(GUILD, "classic"), await store.standings(GUILD, "dice")
+        classic = await store.standings(GUILD, "classic")
+        dice = await store.standings(GUILD, "dice")
         assert {s.user_id for s in classic} == {101, 102} and {s.user_id for s in dice} == {
             102, 103}
         assert sum(s.games for s in classic + dice) == 6, "every old result counts"
