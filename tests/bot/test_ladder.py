@@ -14,6 +14,7 @@ from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons
 
 PNG = b"\x89PNG\r\n\x1a\n"
+TUTORIAL = "L.A.M.A. tutorial (house rules)"
 ROW = re.compile(r"^(\d+)\. \*\*(.+?)\*\*: rating (-?[\d.]+) \(", re.M)
 
 
@@ -53,7 +54,7 @@ async def test_each_rule_set_has_its_board_and_the_default_is_the_most_played(
     assert board.message is not None and not board.ephemeral
     default = await world.ana.slash(world.table, "lama leaderboard")
     assert default.message is not None
-    assert default.message.embeds[0].title == "Leaderboard: L.A.M.A. tutorial (house rules)", "played most here"
+    assert default.message.embeds[0].title == f"Leaderboard: {TUTORIAL}", "played most here"
     assert [r[1] for r in rows(default.message)] == ["ben", "ana"], "the most points won"
     assert "AI" not in (default.message.embeds[0].description or ""), "AI seats not shown"
     footer = default.message.embed_dicts[0]["footer"]["text"]
@@ -127,11 +128,11 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
     assert reply.ephemeral and stats is not None
     text = stats.text
     assert "**L.L.A.M.A.**: place 1 of 2, rating " in text and "2 of 2 games won (100%)" in text
-    assert "**L.A.M.A. tutorial (house rules)**: place 2 of 2, rating " in text and "0 of 3 games won (0%)" in text
+    assert f"**{TUTORIAL}**: place 2 of 2, rating " in text and "0 of 3 games won (0%)" in text
     recent = next(f for f in stats.embeds[0].fields if f.name == "Recent games").value
     lines = recent.splitlines()
     assert len(lines) == 5 and all(re.match(r"<t:\d+:d> ", line) for line in lines)
-    assert "L.A.M.A. tutorial (house rules): place 3 of 3, 5 points" in lines[0], "newest first; the AI placed 2nd"
+    assert f"{TUTORIAL}: place 3 of 3, 5 points" in lines[0], "newest first; the AI placed 2nd"
     best = next(f for f in stats.embeds[0].fields if f.name == "Best game").value
     assert "L.L.A.M.A.: place 1 of 2, 3 points 🏆" in best
     assert [a["filename"] for a in stats.attachments] == ["ratings.png"]
