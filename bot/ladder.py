@@ -36,6 +36,7 @@ class Sql(Protocol):
 
     async def rows(self, query: str, *params: Any) -> Sequence[Mapping[str, Any]]: ...
     async def run(self, query: str, *params: Any) -> None: ...
+    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None: ...
 
 
 class SqliteSql:
@@ -50,6 +51,9 @@ class SqliteSql:
 
     async def run(self, query: str, *params: Any) -> None:
         await self.db.execute(query, params)
+
+    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
+        await self.db.executemany(query, rows)  # one trip to SQLite's thread
 
 
 @lru_cache(maxsize=64)
@@ -70,6 +74,10 @@ class PgSql:
 
     async def run(self, query: str, *params: Any) -> None:
         await self.conn.execute(dollars(query), *params)
+
+    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            await self.conn.executemany(dollars(query), rows)
 
 
 def lower_score_wins(variant: str) -> bool:
@@ -105,11 +113,10 @@ async def _apply(sql: Sql, guild_id: int, game_id: str, variant: str,
     people = [e for _, e in entrants]
     keys = sorted({e.key for e in people})
     names = {e.key: e.name for e in people if e.key > 0}
-    for key in keys:  # every entrant gets a row (locked below), even a lone one
-        await sql.run(
-            "INSERT INTO ratings (guild_id, variant, user_id, name, mu, sigma, games) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (guild_id, variant, user_id) DO NOTHING",
-            guild_id, variant, key, names.get(key, "AI"), NEW.mu, NEW.sigma)
+    await sql.run_many(  # every entrant gets a row (locked below), even a lone one
+        "INSERT INTO ratings (guild_id, variant, user_id, name, mu, sigma, games) "
+        "VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (guild_id, variant, user_id) DO NOTHING",
+        [(guild_id, variant, key, names.get(key, "AI"), NEW.mu, NEW.sigma) for key in keys])
     marks = ", ".join("?" * len(keys))
     rows = await sql.rows(
         f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND variant = ? "
@@ -118,20 +125,17 @@ async def _apply(sql: Sql, guild_id: int, game_id: str, variant: str,
     before = {int(r["user_id"]): Skill(float(r["mu"]), float(r["sigma"])) for r in rows}
     places = finishing_places(people, lower_score_wins(variant))
     after = rate(people, places, before)
-    for key in keys:
-        await sql.run(
-            "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, "
-            "name = CASE WHEN ? = '' THEN name ELSE ? END "
-            "WHERE guild_id = ? AND variant = ? AND user_id = ?",
-            after[key].mu, after[key].sigma, names.get(key, ""), names.get(key, ""),
-            guild_id, variant, key)
-    for (seat, entrant), place in zip(entrants, places, strict=True):
-        if seat is not None:
-            await sql.run(
-                "UPDATE results SET place = ?, players = ?, mu = ?, sigma = ? "
-                "WHERE guild_id = ? AND game_id = ? AND seat = ?",
-                place, len(entrants), after[entrant.key].mu, after[entrant.key].sigma,
-                guild_id, game_id, seat)
+    await sql.run_many(
+        "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, "
+        "name = CASE WHEN ? = '' THEN name ELSE ? END "
+        "WHERE guild_id = ? AND variant = ? AND user_id = ?",
+        [(after[k].mu, after[k].sigma, names.get(k, ""), names.get(k, ""), guild_id, variant, k)
+         for k in keys])
+    await sql.run_many(
+        "UPDATE results SET place = ?, players = ?, mu = ?, sigma = ? "
+        "WHERE guild_id = ? AND game_id = ? AND seat = ?",
+        [(place, len(entrants), after[e.key].mu, after[e.key].sigma, guild_id, game_id, seat)
+         for (seat, e), place in zip(entrants, places, strict=True) if seat is not None])
     await sql.run("UPDATE games SET rated = 1 WHERE guild_id = ? AND game_id = ?",
                   guild_id, game_id)
 
