@@ -225,7 +225,7 @@ class ActSelect(
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"{PREFIX}:board:(?P<rest>.{{0,90}})"):
+                  template=rf"{PREFIX}:board:(?P<rest>[\s\S]{{0,90}})"):
     """A leaderboard's page button: ``lama:v2:board:<guild>:<variant>:<page>:<prev|next>``.
 
     The template takes anything after ``board:`` so that a garbled or forged id gets a

@@ -99,8 +99,14 @@ def best_game(games: Sequence[PlayedGame]) -> PlayedGame | None:
     return min(games, key=key, default=None)
 
 
+def rule_sets() -> list[str]:
+    """The rule sets in one fixed order (the registry's depends on which module was
+    imported first): the chart's colours, the stats lines, the default board's ties."""
+    return sorted(variant_names())
+
+
 def colour_of(variant: str) -> int:
-    names = variant_names()
+    names = rule_sets()
     return names.index(variant) if variant in names else len(names)
 
 
@@ -142,7 +148,7 @@ def add_chart_legend(tr: Translator, embed: discord.Embed,
     """The chart's colours named in the reader's language (the picture has no words)."""
     colours = {c for c, _ in series}
     legend = [f"{SEAT_EMOJI[colour_of(v) % len(SEAT_EMOJI)]} {tr(find_rules(v).title)}"
-              for v in variant_names() if colour_of(v) in colours]
+              for v in rule_sets() if colour_of(v) in colours]
     legend.append(tr("★ a game won; the dashed line is a newcomer's rating (0)."))
     embed.add_field(name=tr("Rating after each recent game"),
                     value=clip("\n".join(legend), FIELD_VALUE), inline=False)

@@ -28,6 +28,7 @@ from cogs.ladder_text import (
     add_chart_legend,
     board_lines,
     chart_series,
+    rule_sets,
     stats_embed,
 )
 from cogs.lobby import VARIANTS
@@ -75,7 +76,7 @@ class Stats(commands.Cog):
         """The rule set this server has finished the most games of (ties: the list's
         order, classic first); classic before any game."""
         played = await self.bot.store.played_variants(guild_id)
-        names = variant_names()
+        names = rule_sets()
         known = [v for v in names if played.get(v)]
         return max(known, key=lambda v: (played[v], -names.index(v))) if known else "classic"
 
@@ -137,7 +138,7 @@ class Stats(commands.Cog):
         who = user or interaction.user
         games = await self.bot.store.player_games(guild_id, who.id)
         boards = {v: await self.bot.store.standings(guild_id, v)
-                  for v in variant_names() if any(g.variant == v for g in games)}
+                  for v in rule_sets() if any(g.variant == v for g in games)}
         embed = stats_embed(tr, who.display_name, games, boards, who.id)
         series = chart_series(games)
         files: list[discord.File] = []
