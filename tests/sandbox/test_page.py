@@ -29,9 +29,8 @@ FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
 ACTIONS = 'button[data-custom-id^="lama:v2:act:"]:enabled'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Browser]:
-    """One Chromium for the module's tests (each opens its own page on its own sandbox)."""
     require_chromium()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
