@@ -8,7 +8,9 @@ import selectors
 import signal
 import subprocess
 import sys
+import time
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +47,16 @@ def whole_game(variant: str, option: str, *extra: str) -> str:
     return done.stdout
 
 
+def waiting_in_read(pid: int) -> None:
+    """Until the process sleeps (blocked reading its answer), as when a person presses Ctrl-C;
+    Python runs a signal's handler only when a blocked read returns, so Ctrl-C between
+    printing the prompt and reading would wait for input that never comes."""
+    deadline = time.monotonic() + 60
+    while Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "S":
+        assert time.monotonic() < deadline, "the game never waited for input"
+        os.sched_yield()
+
+
 def test_ctrl_c_leaves_quietly() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     proc = subprocess.Popen(
@@ -60,6 +72,7 @@ def test_ctrl_c_leaves_quietly() -> None:
             chunk = os.read(proc.stdout.fileno(), 65536)
             assert chunk, seen.decode()
             seen += chunk
+    waiting_in_read(proc.pid)  # a signal between the prompt and the read waits for the read
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
