@@ -30,6 +30,7 @@ from cogs.pictures import (
     chart_body,
     images_on,
     refused_upload,
+    start_warming,
     without_files,
 )
 from cogs.render import Payload, hand_message, quit_confirmation, table_message
@@ -64,6 +65,7 @@ class Table(commands.Cog):
         outbox.composer, outbox.courier, outbox.on_gone = (self.compose, self.deliver,
                                                            self.channel_lost)
         self.bot.sessions.followers.append(self.follow_hands)
+        start_warming()  # the picture faces, in the background
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)

@@ -7,5 +7,6 @@ table, final totals) and returns PNG bytes; callers render outside the event loo
 from __future__ import annotations
 
 from bot.pictures.compose import dice_picture, emoji_picture, hand_picture
+from bot.pictures.tiles import warm
 
-__all__ = ["dice_picture", "emoji_picture", "hand_picture"]
+__all__ = ["dice_picture", "emoji_picture", "hand_picture", "warm"]

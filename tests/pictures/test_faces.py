@@ -69,17 +69,22 @@ def test_symbols_are_drawn_in_the_corner(token: str) -> None:
     plain = load(hand_picture([Card.parse(token[0])]))
     corner = (CARD_W - 34, 6, CARD_W - 6, 34)
     assert list(marked.crop(corner).getdata()) != list(plain.crop(corner).getdata())
-    assert dominant(plain, corner) == VALUE_RGB[int(token[0])]
+    assert close(dominant(plain, corner), VALUE_RGB[int(token[0])], tolerance=6)
 
 
 def count_pips(image: Image.Image, x: int) -> int:
-    """White pips in the die at ``x``: connected runs of paper-white along its rows."""
+    """White pips in the die at ``x``: connected runs of paper-white along its rows (within
+    the few units the shared palette moves a colour)."""
     face = image.crop((x + 4, 4, x + DIE - 4, DIE - 4))
+
+    def white(p: tuple[int, int]) -> bool:
+        return close(face.getpixel(p)[:3], PAPER, tolerance=6)
+
     seen: set[tuple[int, int]] = set()
     blobs = 0
     for y in range(face.height):
         for xx in range(face.width):
-            if (xx, y) in seen or face.getpixel((xx, y))[:3] != PAPER:
+            if (xx, y) in seen or not white((xx, y)):
                 continue
             blobs += 1
             stack = [(xx, y)]
@@ -87,7 +92,7 @@ def count_pips(image: Image.Image, x: int) -> int:
                 p = stack.pop()
                 if p in seen or not (0 <= p[0] < face.width and 0 <= p[1] < face.height):
                     continue
-                if face.getpixel(p)[:3] != PAPER:
+                if not white(p):
                     continue
                 seen.add(p)
                 stack += [(p[0] + 1, p[1]), (p[0] - 1, p[1]), (p[0], p[1] + 1), (p[0], p[1] - 1)]
