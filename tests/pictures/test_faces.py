@@ -136,3 +136,16 @@ def test_the_chart_draws_each_seat_in_its_colour_and_refuses_ragged_totals() -> 
     assert colours[tuple(int(SEAT_RGB[3][i:i + 2], 16) for i in (1, 3, 5))] == 0
     with pytest.raises(ValueError, match="every round"):
         totals_chart([[1, 2], [3]])
+
+
+def test_a_chart_after_another_draws_only_its_own_lines() -> None:
+    """Charts reuse a figure per thread: nothing of the last chart may stay on it."""
+    def seat_pixels(image: Image.Image, seat: int) -> int:
+        rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
+        return sum(1 for p in image.getdata() if close(p[:3], rgb, tolerance=4))
+
+    four = load(totals_chart([[5, 9], [3, 7], [8, 20], [1, 30]], target=25, winners=[3]))
+    two = load(totals_chart([[2, 4, 6], [1, 2, 3]]))
+    assert seat_pixels(four, 3) > 40 and seat_pixels(four, 2) > 40
+    assert seat_pixels(two, 0) > 40 and seat_pixels(two, 1) > 40
+    assert seat_pixels(two, 2) == 0 and seat_pixels(two, 3) == 0
