@@ -12,7 +12,9 @@ import hashlib
 import io
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -105,23 +107,39 @@ def hand_png(view: PlayerView) -> bytes | None:
     return None if spec is None else render(spec)
 
 
+@lru_cache(maxsize=1024)
 def file_name(spec: Spec) -> str:
     """``hand-<12 hex digits>.png``: the same name for the same picture, in any process."""
     return HAND_FILE.format(key=hashlib.blake2b(repr(spec).encode(), digest_size=6).hexdigest())
 
 
+RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a thread
+_recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 
 
 async def rendered(spec: Spec) -> bytes:
-    """``render(spec)`` in a worker thread; callers asking for the same picture while it
-    is drawn share that one render (a turn's followed hand and its My hand click do)."""
+    """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
+    same picture while it is drawn share that one render (a turn's followed hand and its
+    My hand click do)."""
+    data = _recent.get(spec)
+    if data is not None:
+        _recent.move_to_end(spec)
+        return data
     future = _rendering.get(spec)
     if future is None:
         future = asyncio.ensure_future(asyncio.to_thread(render, spec))
         _rendering[spec] = future
-        future.add_done_callback(lambda _: _rendering.pop(spec, None))
+        future.add_done_callback(lambda done: _remember(spec, done))
     return await asyncio.shield(future)
+
+
+def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
+    _rendering.pop(spec, None)
+    if not done.cancelled() and done.exception() is None:
+        _recent[spec] = done.result()
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
 
 
 def shown_picture(interaction: discord.Interaction) -> str | None:
@@ -138,7 +156,8 @@ def shown_picture(interaction: discord.Interaction) -> str | None:
 
 def _file(data: bytes, name: str, alt: str) -> discord.File:
     for token, face in FACES.items():  # a screen reader reads "🟡3", not "<:lama_3:…>"
-        alt = alt.replace(face, plain_text(Card.parse(token)))
+        if face in alt:
+            alt = alt.replace(face, plain_text(Card.parse(token)))
     return discord.File(io.BytesIO(data), filename=name, description=clip(alt, ALT_TEXT) or None)
 
 

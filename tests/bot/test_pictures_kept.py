@@ -74,10 +74,12 @@ async def test_a_waiting_dice_hand_keeps_its_picture_while_another_player_rolls(
 
 async def test_asks_for_the_same_picture_while_it_is_drawn_share_one_render() -> None:
     from bot.pictures import compose
-    from cogs.pictures import rendered
+    from cogs.pictures import _recent, rendered
 
     spec = ("hand", ("1", "2", "L"), ("2",), ("white",))
     compose._hand_png.cache_clear()
+    _recent.pop(spec, None)
     first, second = await asyncio.gather(rendered(spec), rendered(spec))
     assert first is second and first.startswith(b"\x89PNG")
-    assert compose._hand_png.cache_info().misses == 1
+    assert await rendered(spec) is first, "drawn lately: no trip to a thread, no render"
+    assert compose._hand_png.cache_info()[:2] == (0, 1), "one render, no other ask"
