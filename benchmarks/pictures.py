@@ -9,7 +9,7 @@ process (``time.process_time``), which a busy machine inflates less than wall ti
 ``--games N`` plays N games per rule set through the fake Discord with the real bot (three
 players, each reopening My hand every turn as benchmarks/bot_load.py's players do, then
 keeping their hand open as people do) and prints, per move, the hand pictures drawn,
-uploaded and kept by an edit, and the render cache's hit rate.
+uploaded and kept by an edit, and the share of asks for a picture served without drawing.
 """
 
 from __future__ import annotations
@@ -154,6 +154,11 @@ def games(count: int) -> None:
 
     counts: Counter[str] = Counter()
     original_add, original_file = pictures.add_hand_picture, pictures._file
+    original_rendered = pictures.rendered
+
+    async def rendered(spec: Any) -> bytes:
+        counts["asked to draw"] += 1
+        return await original_rendered(spec)
 
     async def add(payload: Any, view: Any, interaction: Any, settings: Any, *,
                   waiting_too: bool = True) -> Any:
@@ -170,7 +175,8 @@ def games(count: int) -> None:
         counts["upload KB"] += len(data) / 1024
         return original_file(data, name, alt)
 
-    pictures.add_hand_picture, pictures._file = add, upload  # cogs.table binds at load
+    # cogs.table binds add_hand_picture when the bot loads it
+    pictures.add_hand_picture, pictures._file, pictures.rendered = add, upload, rendered
     print(f"{'rule set':<9} {'players':<9} {'moves':>5} {'drawn/move':>10} "
           f"{'uploads/move':>12} {'kept/move':>9} {'hit rate':>8} {'KB/upload':>9}")
     try:
@@ -178,11 +184,12 @@ def games(count: int) -> None:
             for keep_open in (False, True):
                 counts.clear()
                 clear()
+                pictures._recent.clear()
                 for seed in range(count):
                     asyncio.run(one_game(variant, keep_open, seed, counts))
                 info = [compose._hand_png.cache_info(), compose._dice_png.cache_info()]
-                misses = sum(i.misses for i in info)
-                hits = sum(i.hits for i in info)
+                misses = sum(i.misses for i in info)  # pictures drawn
+                hits = counts["asked to draw"] - misses  # recent, being drawn, or cached
                 moves = max(counts["moves"], 1)
                 print(f"{variant:<9} {'keep open' if keep_open else 'reopen':<9} "
                       f"{counts['moves']:>5} {misses / moves:>10.2f} "
@@ -191,6 +198,7 @@ def games(count: int) -> None:
                       f"{counts['upload KB'] / max(counts['uploads'], 1):>9.1f}")
     finally:
         pictures.add_hand_picture, pictures._file = original_add, original_file
+        pictures.rendered = original_rendered
 
 
 def main() -> None:
