@@ -4,7 +4,7 @@ The faces use a few flat colours (a panel per value, paper, ink, gold, the veil)
 soft edges of their digits: 255 colours hold them all. Every face is mapped once to one
 palette, drawn from a sheet of every face there is, so a picture is composed by pasting
 tiles (no blending per render) and PNG encodes one byte per pixel instead of four: about
-a seventh of the CPU of the RGBA picture, at half its size (``benchmarks/pictures.py``).
+a sixth of the CPU of blending RGBA faces, at 60% of the size (``benchmarks/pictures.py``).
 Transparency is one palette entry, :data:`CLEAR`, so the picture sits on either theme.
 """
 
