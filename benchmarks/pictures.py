@@ -75,7 +75,7 @@ def clear() -> None:
 def renders(count: int) -> None:
     started = time.process_time()
     tiles.warm()
-    print(f"warm-up (palette and every face's tile, once per process): "
+    print(f"warm-up (every face's tile, once per process): "
           f"{(time.process_time() - started) * 1000:.0f} ms")
     print(f"{'rule set':<10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'hit ms':>7} "
           f"{'p95 KB':>7} {'max KB':>7}")

@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import io
 import logging
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -23,7 +22,7 @@ import discord
 from bot.guild_settings import IMAGES_SETTING, GuildSettings
 from bot.i18n import Translator
 from bot.markdown import FIELD_VALUE, clip
-from bot.pictures import dice_picture, hand_picture, warm
+from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
 from cogs.cards import FACES, plain_text
 from cogs.render import Payload
@@ -88,17 +87,6 @@ def render(spec: Spec) -> bytes:
         return dice_picture(cards(first), cards(second), None if third is None else cards(third))
     # cards, playable, chips
     return hand_picture(cards(first), None if second is None else cards(second), third)
-
-
-_warming: list[threading.Thread] = []
-
-
-def start_warming() -> None:
-    """Draw the faces and the palette in the background, once per process (a bot's start):
-    the first hands then cost what every later one does."""
-    if not _warming:
-        _warming.append(threading.Thread(target=warm, name="lama-pictures-warm", daemon=True))
-        _warming[0].start()
 
 
 def hand_png(view: PlayerView) -> bytes | None:

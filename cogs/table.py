@@ -20,7 +20,7 @@ from bot.takeover import take_back
 from cogs.cards import event_text
 from cogs.common import place
 from cogs.hands import LiveHands
-from cogs.pictures import add_hand_picture, start_warming
+from cogs.pictures import add_hand_picture
 from cogs.posts import Posts
 from cogs.render import Payload, hand_message, quit_confirmation
 from cogs.replies import user_tr
@@ -54,7 +54,6 @@ class Table(commands.Cog):
             self.posts.compose, self.posts.deliver, self.posts.channel_lost)
         self.bot.sessions.followers.append(self.follow_hands)
         self.bot.sessions.timers.hand_until = self.hand_until
-        start_warming()  # the picture faces, in the background
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)

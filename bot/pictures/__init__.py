@@ -7,6 +7,5 @@ table, final totals) and returns PNG bytes; callers render outside the event loo
 from __future__ import annotations
 
 from bot.pictures.compose import dice_picture, emoji_picture, hand_picture
-from bot.pictures.tiles import warm
 
-__all__ = ["dice_picture", "emoji_picture", "hand_picture", "warm"]
+__all__ = ["dice_picture", "emoji_picture", "hand_picture"]

@@ -2,9 +2,10 @@
 
 The faces use a few flat colours (a panel per value, paper, ink, gold, the veil) and the
 soft edges of their digits: 255 colours hold them all. Every face is mapped once to one
-palette, drawn from a sheet of every face there is, so a picture is composed by pasting
-tiles (no blending per render) and PNG encodes one byte per pixel instead of four: about
-a sixth of the CPU of blending RGBA faces, at 60% of the size (``benchmarks/pictures.py``).
+palette, made from a sheet of every face there is and shipped (bot.pictures.palette), so
+a picture is composed by pasting tiles (no blending per render) and PNG encodes one byte
+per pixel instead of four: about a sixth of the CPU of blending RGBA faces, at 60% of
+the size (``benchmarks/pictures.py``).
 Transparency is one palette entry, :data:`CLEAR`, so the picture sits on either theme.
 """
 
@@ -15,6 +16,7 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.pictures.faces import INK, Mark, card_face, chip_face, die_face
+from bot.pictures.palette import COLOURS
 from game.cards import ALL_CARDS, PLAIN_VALUES, Card
 
 CLEAR = 255  # the transparent entry; the faces' colours are 0 … 254
@@ -23,15 +25,11 @@ CHIPS = ("white", "black", "token")
 OPAQUE = 128  # alpha from which a face's pixel is drawn (the faces' alpha is 0 or 255)
 
 
-@lru_cache(maxsize=1)
-def palette() -> Image.Image:
-    """The shared palette, as a 1×1 image to quantize with: 255 colours from a sheet of
-    every card (plain and veiled; framed adds only gold), every die, every chip, by median
-    cut. A face's colours come out within a few units of the drawn ones (Pillow maps to
-    the palette through a cache of 4-unit cells), which no eye tells apart.
-
-    Drawn once per process (a few tens of ms, in the worker thread of the first picture).
-    """
+def sheet_colours() -> list[int]:
+    """255 colours (flat RGB values) from a sheet of every card (plain and veiled; framed
+    adds only gold), every die and every chip, by median cut: what :data:`COLOURS` ships,
+    made again by ``python -m bot.pictures.tiles`` when the faces change (a few hundred
+    ms: too slow for a bot's first picture, hence shipped)."""
     faces = [card_face(c, m) for c in ALL_CARDS for m in (Mark.NONE, Mark.HELD)]
     faces += [card_face(ALL_CARDS[0], Mark.PLAYABLE)]
     faces += [die_face(c, m) for c in PLAIN_VALUES for m in (Mark.NONE, Mark.HELD)]
@@ -42,9 +40,16 @@ def palette() -> Image.Image:
         sheet.paste(face, (x, 0), mask=face.getchannel("A"))
         x += face.width
     colours = sheet.quantize(CLEAR, method=Image.Quantize.MEDIANCUT).getpalette() or []
-    colours = (colours[: 3 * CLEAR] + [*INK] * CLEAR)[: 3 * CLEAR]  # exactly 255 entries
+    return (colours[: 3 * CLEAR] + [*INK] * CLEAR)[: 3 * CLEAR]  # exactly 255 entries
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The shared palette, as a 1×1 image to quantize with: :data:`COLOURS`, then
+    :data:`CLEAR`. A face's colours come out within a few units of the drawn ones (Pillow
+    maps to a palette through a cache of 4-unit cells), which no eye tells apart."""
     image = Image.new("P", (1, 1))
-    image.putpalette([*colours, *CLEAR_RGB])
+    image.putpalette([*COLOURS, *CLEAR_RGB])
     return image
 
 
@@ -87,9 +92,7 @@ def canvas(size: tuple[int, int]) -> Image.Image:
 
 
 def warm() -> None:
-    """Draw the palette and every tile now (a few hundred ms, once per process), so no
-    player's first picture pays for them."""
-    palette()
+    """Draw every tile now (benchmarks/pictures.py: renders timed after warm-up)."""
     for mark in Mark:
         for card in ALL_CARDS:
             card_tile(card, mark)
@@ -97,3 +100,15 @@ def warm() -> None:
             die_tile(card, mark)
     for kind in CHIPS:
         chip_tile(kind)
+
+
+if __name__ == "__main__":  # python -m bot.pictures.tiles > bot/pictures/palette.py
+    values = sheet_colours()
+    rows = [", ".join(f"0x{v:02x}" for v in values[i:i + 12]) for i in range(0, len(values), 12)]
+    print('"""The shared palette of the faces\' tiles (bot.pictures.tiles), made by')
+    print('``python -m bot.pictures.tiles > bot/pictures/palette.py``: 255 RGB colours."""')
+    print()
+    print("COLOURS: tuple[int, ...] = (")
+    for row in rows:
+        print(f"    {row},")
+    print(")")

@@ -149,3 +149,30 @@ def test_a_chart_after_another_draws_only_its_own_lines() -> None:
     assert seat_pixels(four, 3) > 40 and seat_pixels(four, 2) > 40
     assert seat_pixels(two, 0) > 40 and seat_pixels(two, 1) > 40
     assert seat_pixels(two, 2) == 0 and seat_pixels(two, 3) == 0
+
+
+def test_the_shipped_palette_holds_every_face_colour() -> None:
+    """bot/pictures/palette.py is made from the faces (``python -m bot.pictures.tiles``):
+    a face with a colour it lacks, drawn after a change without remaking it, fails here."""
+    from PIL import ImageChops, ImageStat
+
+    from bot.pictures import tiles
+    from bot.pictures.faces import INK, Mark, card_face, chip_face, die_face
+    from game.cards import ALL_CARDS, PLAIN_VALUES
+
+    faces = [card_face(c, m) for c in ALL_CARDS for m in Mark]
+    faces += [die_face(c, m) for c in PLAIN_VALUES for m in Mark]
+    faces += [chip_face(k) for k in tiles.CHIPS]
+    errors = []
+    for face in faces:
+        alpha = face.getchannel("A")
+        drawn = Image.new("RGB", face.size, INK)
+        drawn.paste(face, mask=alpha)
+        shown = tiles.tile(face).convert("RGB")
+        errors.append(max(ImageStat.Stat(ImageChops.difference(drawn, shown), mask=alpha).mean))
+        assert errors[-1] < 8, errors[-1]  # soft edges move a little; a missing colour, far
+        counts = Counter(zip(drawn.getdata(), shown.getdata(), alpha.getdata(), strict=True))
+        (colour, as_shown, _), _ = max(((k, n) for k, n in counts.items() if k[2] == 255),
+                                       key=lambda kn: kn[1])
+        assert close(colour, as_shown, tolerance=6), (colour, as_shown)
+    assert sum(errors) / len(errors) < 2
