@@ -308,8 +308,11 @@ def hand_message(
         lines.append(tr("Your tiles: {cards}", cards=cards_text(me.tiles)))
         if view.row is not None:
             lines.append(tr("Llama row: {tiles}", tiles=cards_text(view.row)))
-        if view.roll is not None:
+        if view.roll is not None and view.my_turn:
             lines.append(tr("Your roll: {dice}", dice=cards_text(view.roll)))
+        elif view.roll is not None and view.to_act is not None:
+            roller = tr.name(view.seats[view.to_act].name)
+            lines.append(tr("{name}'s roll: {dice}", name=roller, dice=cards_text(view.roll)))
     else:
         lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
         if view.top is not None:
