@@ -28,7 +28,7 @@ from functools import partial
 
 from game import rng
 from game.actions import Action
-from game.ai import playout, register
+from game.ai import ismcts, playout, register
 from game.ai.heuristic import STRATEGIES, dice
 from game.ai.playout import Policy
 from game.ai.worlds import base_state, sample_world, unseen_cards
@@ -156,10 +156,18 @@ class Playout:
         self.sign = 1.0 if rule_set.lower_score_wins else -1.0
 
     def outcome(self, sim: FastGame, first: Action, me: int) -> float:
+        """``me``'s outcome of playing ``first`` and the round out."""
         state = sim.state
         before = [state.score(s) for s in range(state.players)]
         round_no = state.round_no
         sim.apply(first)
+        self.finish(sim, round_no)
+        return self.values(sim, before)[me]
+
+    def finish(self, sim: FastGame, round_no: int) -> None:
+        """Play round ``round_no`` out (or ``PLAYOUT_LIMIT`` actions); ``OutOfTime`` past the
+        deadline."""
+        state = sim.state
         steps = 0
         policy = self.policy
         while state.round_no == round_no and not sim.finished and steps < PLAYOUT_LIMIT:
@@ -176,12 +184,20 @@ class Playout:
                 and self.clock() >= self.deadline
             ):
                 raise OutOfTime
+
+    def values(self, sim: FastGame, before: list[int]) -> list[float]:
+        """Each seat's outcome since the scores were ``before``: the others' average gain
+        minus its own (sign flipped where the most points win), and the win bonus."""
+        state = sim.state
         gains = [state.score(s) - before[s] for s in range(state.players)]
-        others = (sum(gains) - gains[me]) / (state.players - 1)
-        value = self.sign * (others - gains[me])
-        if sim.finished and me in state.winners:
-            value += WIN_BONUS
-        return value
+        total = sum(gains)
+        share = state.players - 1
+        sign = self.sign
+        values = [sign * ((total - gain) / share - gain) for gain in gains]
+        if sim.finished:
+            for seat in state.winners:
+                values[seat] += WIN_BONUS
+        return values
 
     def view(self, state: State, seat: int, legal: list[Action]) -> PlayerView:
         """What the heuristic needs of ``seat``'s view, straight from the simulated state."""
@@ -238,7 +254,9 @@ class Playout:
 
 class HardPlayer:
     """Searches ``iterations`` worlds per decision (default: :data:`ITERATIONS` of the rule
-    set), or until ``budget`` seconds have passed."""
+    set), or until ``budget`` seconds have passed. ``method="ismcts"`` searches one
+    information-set tree instead (:mod:`game.ai.ismcts`; an iteration is one world and one
+    playout there, where flat sampling plays every candidate out in each world)."""
 
     name = "hard"
 
@@ -248,9 +266,11 @@ class HardPlayer:
         iterations: int | None = None,
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        method: str = "flat",
     ) -> None:
         self.seed = seed
         self.iterations = iterations
+        self.method = method
         self.budget = budget
         self.clock = clock
 
@@ -262,6 +282,11 @@ class HardPlayer:
         iterations = self.iterations
         if iterations is None:
             iterations = ITERATIONS.get(view.variant, DEFAULT_ITERATIONS)
+        if self.method == "ismcts":
+            action, _ = ismcts.search(
+                view, self.seed, iterations, Playout, situation(view), deadline, self.clock
+            )
+            return action
         return search(view, self.seed, iterations, deadline, self.clock).action
 
 
