@@ -13,7 +13,7 @@ the hard-AI games, then with them. The bot's CPU includes its pool's (every proc
 Bot, pool, fake and players share the machine's cores (not pinned: the pool's workers are the
 bot's own processes). Prints numbers, asserts nothing::
 
-    python benchmarks/ai_pool.py --hard-games 8 --human-games 20 --seconds 30
+    python benchmarks/ai_pool.py --hard-games 4 --human-games 2 --seconds 30 [--nice-pool 10]
 """
 
 from __future__ import annotations
@@ -59,9 +59,20 @@ def write(path: Path, lags: list[tuple[float, float]]) -> None:
         lags.clear()
 
 
-def bot_child(path: Path, period: float) -> int:
-    """``python -m bot`` with the probe started on its event loop."""
+def bot_child(path: Path, period: float, nice: int) -> int:
+    """``python -m bot`` with the probe started on its event loop (and, with ``nice``, the
+    AI pool's workers at that niceness: an experiment, not what the bot ships)."""
     import bot.__main__ as entry
+
+    if nice:
+        import concurrent.futures
+
+        plain = concurrent.futures.ProcessPoolExecutor
+
+        def niced(workers: int, context: Any) -> concurrent.futures.ProcessPoolExecutor:
+            return plain(workers, context, initializer=os.nice, initargs=(nice,))
+
+        concurrent.futures.ProcessPoolExecutor = niced  # type: ignore[misc,assignment]
 
     original = entry.run
 
@@ -91,12 +102,14 @@ def read_lags(path: Path, start: float, end: float) -> list[float]:
     return lags
 
 
-async def measure(args: argparse.Namespace, hard_games: int, workdir: Path) -> dict[str, Any]:
+async def measure(
+    args: argparse.Namespace, hard_games: int, nice: int, workdir: Path
+) -> dict[str, Any]:
     import bot_load
 
     from fakediscord import FakeDiscord
 
-    lag_file = workdir / f"lags-{hard_games}.txt"
+    lag_file = workdir / f"lags-{hard_games}-{nice}.txt"
     trackers: dict[int, bot_load.Table] = {}
 
     def watch(kind: str, message: Any) -> None:
@@ -118,7 +131,8 @@ async def measure(args: argparse.Namespace, hard_games: int, workdir: Path) -> d
         env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
         env.update({
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
-            "DISCORD_TOKEN": bot_load.TOKEN, "LAMA_DB": str(workdir / f"lama-{hard_games}.db"),
+            "DISCORD_TOKEN": bot_load.TOKEN,
+            "LAMA_DB": str(workdir / f"lama-{hard_games}-{nice}.db"),
             "LAMA_SEED": "ai-pool", "LAMA_AI_DELAY": "0", "LAMA_GUILD_READY_TIMEOUT": "0.1",
             "LAMA_DISCORD_URL": f"http://127.0.0.1:{fake.port}", "LAMA_LOG_LEVEL": "WARNING",
             "LAMA_IDENTIFY_WINDOW": "0", "LAMA_AI_WORKERS": str(args.workers),
@@ -126,6 +140,7 @@ async def measure(args: argparse.Namespace, hard_games: int, workdir: Path) -> d
         log = (workdir / "bot.log").open("ab")
         bot = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot-child", str(lag_file), "--period", str(args.period),
+            "--nice-pool", str(nice),
             cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
             preexec_fn=bot_load.die_with_parent)
         try:
@@ -177,26 +192,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=40, help="target points per game")
     parser.add_argument("--seconds", type=float, default=30, help="length of each measurement")
     parser.add_argument("--period", type=float, default=0.005, help="probe period, seconds")
+    parser.add_argument("--nice-pool", type=int, default=0, metavar="N",
+                        help="also measure with the pool's workers at niceness N (experiment)")
     parser.add_argument("--bot-child", metavar="LAGFILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.bot_child:
-        return bot_child(Path(args.bot_child), args.period)
+        return bot_child(Path(args.bot_child), args.period, args.nice_pool)
     print(f"{os.cpu_count()} cores; {args.workers} pool worker(s); {args.variant} to "
           f"{args.target}; {args.seconds:g} s each; probe every {args.period * 1000:g} ms")
     runs = []
     with tempfile.TemporaryDirectory(prefix="lama-ai-pool-") as tmp:
-        for hard in (0, args.hard_games):
+        settings = [(0, 0), (args.hard_games, 0)]
+        if args.nice_pool:
+            settings.append((args.hard_games, args.nice_pool))
+        for hard, nice in settings:
             try:
-                runs.append(asyncio.run(measure(args, hard, Path(tmp))))
+                runs.append(asyncio.run(measure(args, hard, nice, Path(tmp))))
             except BaseException:
                 log = Path(tmp, "bot.log")
                 if log.exists():
                     sys.stderr.write("bot log (tail):\n" + log.read_text(errors="replace")[-3000:])
                 raise
     width = max(map(len, runs[0]))
-    print(f"{'':<{width}}  {'no hard AI':>12}  {'pool saturated':>14}")
+    titles = ["no hard AI", "pool saturated", f"pool niced {args.nice_pool}"][: len(runs)]
+    print(f"{'':<{width}}" + "".join(f"  {t:>16}" for t in titles))
     for key in runs[0]:
-        print(f"{key:<{width}}  {runs[0][key]!s:>12}  {runs[1][key]!s:>14}")
+        print(f"{key:<{width}}" + "".join(f"  {run[key]!s:>16}" for run in runs))
     return 0
 
 
