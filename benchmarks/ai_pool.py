@@ -90,15 +90,16 @@ def bot_child(path: Path, period: float, nice: int) -> int:
 
 
 # ---- the driver -----------------------------------------------------------------------------
-def read_lags(path: Path, start: float, end: float) -> list[float]:
-    """The lags of the wake-ups the bot saw between the wall times ``start`` and ``end``."""
-    lags: list[float] = []
+def read_lags(path: Path, start: float, end: float) -> list[tuple[float, float]]:
+    """The wake-ups the bot saw between the wall times ``start`` and ``end``: (seconds after
+    ``start``, lag)."""
+    lags: list[tuple[float, float]] = []
     if not path.exists():
         return lags
     for line in path.read_text().splitlines():
-        stamp, lag = line.split()
-        if start <= float(stamp) <= end:
-            lags.append(float(lag))
+        stamp, lag = map(float, line.split())
+        if start <= stamp <= end:
+            lags.append((stamp - start, lag))
     return lags
 
 
@@ -163,7 +164,9 @@ async def measure(
             bot_cpu = bot_load.cpu_seconds(bot.pid) - cpu0
         finally:
             await bot_load.stop_bot(bot)
-    lags = read_lags(lag_file, wall0, wall1)
+    samples = read_lags(lag_file, wall0, wall1)
+    lags = [lag for _, lag in samples]
+    worst_at = max(samples, key=lambda sample: sample[1], default=(0.0, 0.0))[0]
     answers = stats_human.latencies
     pct = bot_load.percentile
     return {
@@ -173,6 +176,7 @@ async def measure(
         "loop lag p50 ms": f"{pct(lags, 0.50) * 1000:.2f}",
         "loop lag p99 ms": f"{pct(lags, 0.99) * 1000:.2f}",
         "loop lag max ms": f"{max(lags, default=0) * 1000:.1f}",
+        "worst lag, s after start": f"{worst_at:.1f}",
         "human answers": len(answers),
         "human answer p50 ms": f"{pct(answers, 0.50) * 1000:.1f}",
         "human answer p99 ms": f"{pct(answers, 0.99) * 1000:.1f}",
