@@ -40,6 +40,7 @@ class Payload:
     extra: dict[str, Any] = field(default_factory=dict)
     files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures), the record
     mentions: list[int] = field(default_factory=list)  # more users it may ping (winners)
+    keep_files: bool = False  # an edit keeps the message's files (its picture is unchanged)
 
     def kwargs(self) -> dict[str, Any]:
         """For sending; with pictures, their files."""
@@ -47,8 +48,10 @@ class Payload:
         return {**files, **self._common()}
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """For editing: the attachments are replaced by this payload's files (maybe none)."""
-        return {"attachments": self.files, **self._common()}
+        """For editing: the attachments are replaced by this payload's files (maybe none),
+        or, with ``keep_files``, left as they are (Discord keeps what an edit omits)."""
+        files = {} if self.keep_files else {"attachments": self.files}
+        return {**files, **self._common()}
 
     def _common(self) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
