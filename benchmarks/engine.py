@@ -10,6 +10,7 @@ by side. Prints numbers and asserts nothing. One core, one process::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,7 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=20, help="replays of the long record")
     args = parser.parse_args()
     print(f"{PLAYERS}-player games between random AIs, {args.games} per rule set, one core")
+    print("load average (1, 5, 15 min): " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     print(f"{'':>9}  {'full engine':>24}  {'fast path':>24}  speed-up")
     for variant in variant_names():
         # best of 3 interleaved runs each: the machine may be busy with other work
@@ -90,7 +92,7 @@ def main() -> None:
         print(
             f"{variant:>9}: {args.games / seconds:7.0f} games/s {full_rate:8.0f} act/s"
             f"  {args.games / fast_seconds:7.0f} games/s {fast_rate:8.0f} act/s"
-            f"  {fast_rate / full_rate:5.1f}x  ({actions / args.games:.0f} actions/game)"
+            f"  {fast_rate / full_rate:5.2f}x  ({actions / args.games:.0f} actions/game)"
         )
     long_options = {"classic": {"target": 800}, "tutorial": {"rounds": 200}}
     for variant, options in long_options.items():

@@ -1,31 +1,42 @@
 """Picture speed and size: hands, dice racks and end-of-game charts, as real games deal them.
 
-Prints numbers and asserts nothing. One core, one process::
+Prints numbers and asserts nothing. One core, one process; times are CPU times of this
+process (``time.process_time``), which a busy machine inflates less than wall time::
 
     python benchmarks/pictures.py --hands 500
+    python benchmarks/pictures.py --games 2     # also: what whole games render and upload
+
+``--games N`` plays N games per rule set through the fake Discord with the real bot (three
+players, each reopening My hand every turn as benchmarks/bot_load.py's players do, then
+keeping their hand open as people do) and prints, per move, the hand pictures drawn,
+uploaded and kept by an edit, and the share of asks for a picture served without drawing.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
+import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.pictures import compose, dice_picture, hand_picture
+from bot.pictures import compose, dice_picture, hand_picture, tiles
 from bot.pictures.chart import _chart, totals_chart
 from game import ActionType, ai, player_view
 from game.game import Game
 
 
 def timed(render: Callable[[], bytes]) -> tuple[float, int]:
-    started = time.perf_counter()
+    started = time.process_time()
     size = len(render())
-    return (time.perf_counter() - started) * 1000, size
+    return (time.process_time() - started) * 1000, size
 
 
 def views(variant: str, count: int) -> list[Callable[[], bytes]]:
@@ -42,8 +53,8 @@ def views(variant: str, count: int) -> list[Callable[[], bytes]]:
             me = view.seats[seat]
             playable = [a.card for a in view.legal if a.type is ActionType.PLAY and a.card]
             if me.tiles is not None:
-                tiles, roll = tuple(me.tiles), tuple(view.roll or ())
-                renders.append(lambda t=tiles, r=roll, p=playable: dice_picture(t, r, p))
+                tiles_, roll = tuple(me.tiles), tuple(view.roll or ())
+                renders.append(lambda t=tiles_, r=roll, p=playable: dice_picture(t, r, p))
             else:
                 hand = tuple(view.hand)
                 renders.append(lambda h=hand, p=playable: hand_picture(h, p))
@@ -56,34 +67,150 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=500, help="pictures per rule set")
-    args = parser.parse_args()
+def clear() -> None:
+    compose._hand_png.cache_clear()
+    compose._dice_png.cache_clear()
+
+
+def renders(count: int) -> None:
+    started = time.process_time()
+    tiles.warm()
+    print(f"warm-up (every face's tile, once per process): "
+          f"{(time.process_time() - started) * 1000:.0f} ms")
     print(f"{'rule set':<10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'hit ms':>7} "
           f"{'p95 KB':>7} {'max KB':>7}")
+    classic: list[Callable[[], bytes]] = []
     for variant in ("classic", "kadabra", "dice", "tutorial"):
-        renders = views(variant, args.hands)
-        renders[0]()  # warm-up: fonts and faces
+        drawn = views(variant, count)
+        classic = classic or drawn
         times, sizes = [], []
-        for render in renders:
-            compose._hand_png.cache_clear()
-            compose._dice_png.cache_clear()
+        for render in drawn:
+            clear()
             ms, size = timed(render)
             times.append(ms)
             sizes.append(size / 1024)
-        hits = [timed(render)[0] for render in renders[:100] for _ in (0, 1)][1::2]
+        hits = [timed(render)[0] for render in drawn[:100] for _ in (0, 1)][1::2]
         print(f"{variant:<10} {statistics.median(times):7.2f} {percentile(times, 0.95):7.2f} "
               f"{max(times):7.2f} {statistics.median(hits):7.3f} "
               f"{percentile(sizes, 0.95):7.1f} {max(sizes):7.1f}")
-    totals = [[4 * r + s for r in range(1, 8)] for s in range(5)]
-    chart_times = []
-    for _ in range(10):
-        _chart.cache_clear()
-        chart_times.append(timed(lambda: totals_chart(totals, 40, [0]))[0])
-    size = timed(lambda: totals_chart(totals, 40, [0]))[1] // 1024
-    print(f"chart (5 seats, 7 rounds): median {statistics.median(chart_times):.0f} ms, "
-          f"max {max(chart_times):.0f} ms, {size} KB")
+    level = compose.LEVEL
+    for compose.LEVEL in (1, 3, 6):
+        times, sizes = [], []
+        for render in classic:
+            clear()
+            ms, size = timed(render)
+            times.append(ms)
+            sizes.append(size / 1024)
+        print(f"classic at zlib level {compose.LEVEL}: p50 {statistics.median(times):.2f} ms, "
+              f"p95 {percentile(times, 0.95):.2f} ms, mean {statistics.fmean(sizes):.1f} KB")
+    compose.LEVEL = level
+    clear()
+
+
+def charts() -> None:
+    for seats, rounds in ((5, 7), (6, 15)):
+        totals = [[3 * r + s for r in range(1, rounds + 1)] for s in range(seats)]
+        totals_chart(totals, 40, [0])  # matplotlib's first figure loads fonts
+        cpu, wall = [], []
+        for _ in range(10):
+            _chart.cache_clear()
+            started = time.perf_counter()
+            cpu.append(timed(lambda t=totals: totals_chart(t, 40, [0]))[0])
+            wall.append((time.perf_counter() - started) * 1000)
+        size = len(totals_chart(totals, 40, [0])) // 1024
+        print(f"chart ({seats} seats, {rounds} rounds): CPU median {statistics.median(cpu):.0f} "
+              f"ms, max {max(cpu):.0f} ms (wall median {statistics.median(wall):.0f} ms), "
+              f"{size} KB")
+
+
+# ---- whole games through the fake Discord ---------------------------------------------------
+
+
+async def one_game(variant: str, keep_open: bool, seed: int, counts: Counter[str]) -> None:
+    from bot import create_bot
+    from fakediscord import FakeDiscord
+    from tests.bot.conftest import make_settings
+    from tests.bot.helpers import play_out
+
+    with tempfile.TemporaryDirectory(prefix="lama-pictures-") as tmp:
+        async with FakeDiscord() as fake:
+            guild = fake.add_guild("Pictures")
+            channel = guild.add_text_channel("lama")
+            members = [guild.add_member(name) for name in ("ana", "ben", "cleo")]
+            bot = create_bot(make_settings(Path(tmp), lama_seed=f"pictures:{seed}"))
+            async with fake.run(bot):
+                options = {"rounds": 3} if variant == "tutorial" else {"target": 20}
+                lobby = (await members[0].slash(channel, "lama start", variant=variant,
+                                                **options)).message
+                assert lobby is not None
+                for member in members[1:]:
+                    await member.click(lobby, "Join")
+                await members[0].click(lobby, "Start")
+                await play_out(fake, channel, {m.id: m for m in members}, keep_open=keep_open)
+
+
+def games(count: int) -> None:
+    import cogs.pictures as pictures
+
+    counts: Counter[str] = Counter()
+    original_add, original_file = pictures.add_hand_picture, pictures._file
+    original_rendered = pictures.rendered
+
+    async def rendered(spec: Any) -> bytes:
+        counts["asked to draw"] += 1
+        return await original_rendered(spec)
+
+    async def add(payload: Any, view: Any, interaction: Any, settings: Any, *,
+                  waiting_too: bool = True) -> Any:
+        before = len(payload.files)
+        out = await original_add(payload, view, interaction, settings, waiting_too=waiting_too)
+        counts["moves"] += not waiting_too  # the answer to a move, once per move
+        counts["kept"] += out.keep_files
+        counts["asked"] += 1
+        counts["with picture"] += out.keep_files or len(out.files) > before
+        return out
+
+    def upload(data: bytes, name: str, alt: str) -> Any:
+        counts["uploads"] += name.startswith("hand-")
+        counts["upload KB"] += len(data) / 1024
+        return original_file(data, name, alt)
+
+    # cogs.table binds add_hand_picture when the bot loads it
+    pictures.add_hand_picture, pictures._file, pictures.rendered = add, upload, rendered
+    print(f"{'rule set':<9} {'players':<9} {'moves':>5} {'drawn/move':>10} "
+          f"{'uploads/move':>12} {'kept/move':>9} {'hit rate':>8} {'KB/upload':>9}")
+    try:
+        for variant in ("classic", "kadabra", "dice", "tutorial"):
+            for keep_open in (False, True):
+                counts.clear()
+                clear()
+                pictures._recent.clear()
+                for seed in range(count):
+                    asyncio.run(one_game(variant, keep_open, seed, counts))
+                info = [compose._hand_png.cache_info(), compose._dice_png.cache_info()]
+                misses = sum(i.misses for i in info)  # pictures drawn
+                hits = counts["asked to draw"] - misses  # recent, being drawn, or cached
+                moves = max(counts["moves"], 1)
+                print(f"{variant:<9} {'keep open' if keep_open else 'reopen':<9} "
+                      f"{counts['moves']:>5} {misses / moves:>10.2f} "
+                      f"{counts['uploads'] / moves:>12.2f} {counts['kept'] / moves:>9.2f} "
+                      f"{hits / max(hits + misses, 1):>8.0%} "
+                      f"{counts['upload KB'] / max(counts['uploads'], 1):>9.1f}")
+    finally:
+        pictures.add_hand_picture, pictures._file = original_add, original_file
+        pictures.rendered = original_rendered
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=500, help="pictures per rule set")
+    parser.add_argument("--games", type=int, default=0,
+                        help="whole games per rule set through the fake Discord")
+    args = parser.parse_args()
+    renders(args.hands)
+    charts()
+    if args.games:
+        games(args.games)
 
 
 if __name__ == "__main__":

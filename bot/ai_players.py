@@ -17,8 +17,10 @@ log = logging.getLogger(__name__)
 AI_NAME = "heuristic"
 DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 """Seat difficulty -> the game.ai player; a seat without one (older sessions) is normal."""
-HARD_ITERATIONS = 32
-HARD_BUDGET = 0.12
+HARD_ITERATIONS: int | None = None
+"""Worlds per decision (None: the rule set's own count, game/ai/hard.py's ``ITERATIONS``,
+the counts its tournaments were measured with)."""
+HARD_BUDGET = 0.15
 """Seconds a hard AI may think per decision (it stops after the world it is on)."""
 
 
@@ -59,7 +61,8 @@ def make_player(seed: int | str, difficulty: str | None = None) -> Player:
         log.warning("game.ai has no %r player; using random legal moves", name)
         return RandomLegal(seed)
     if hasattr(player, "budget"):
-        player.iterations = HARD_ITERATIONS  # type: ignore[attr-defined]
+        if HARD_ITERATIONS is not None:
+            player.iterations = HARD_ITERATIONS  # type: ignore[attr-defined]
         player.budget = HARD_BUDGET  # type: ignore[attr-defined]
     return player
 

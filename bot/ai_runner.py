@@ -16,6 +16,7 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.ai_players import Player, make_player, thinks
@@ -35,6 +36,7 @@ class AiRunner:
         self.workers = workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._starting = asyncio.Lock()
         self.closing = False
 
     async def choose(self, player: Player, view: PlayerView) -> Action:
@@ -43,20 +45,29 @@ class AiRunner:
             return player.choose(view)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), player.choose, view)
+            pool = self._pool
+            if pool is None:
+                async with self._starting:  # one pool, started off the event loop's thread
+                    if self._pool is None:
+                        self._pool = await asyncio.to_thread(self._new_pool)
+                    pool = self._pool
+            return await loop.run_in_executor(pool, player.choose, view)
         except BrokenProcessPool:
             log.exception("the AI pool broke; a new one starts, this move is the heuristic's")
             self._pool = None
             return make_player("fallback").choose(view)
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            # forkserver: workers start from a clean process, not a fork of the event
-            # loop's threads (aiosqlite's, discord.py's); the engine is imported once.
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["game.ai"])
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, context)
-        return self._pool
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        """A pool with its workers running (in a thread: starting the forkserver and the
+        workers takes most of a second, which the event loop must not wait through)."""
+        # forkserver: workers start from a clean process, not a fork of the event
+        # loop's threads (aiosqlite's, discord.py's); the engine is imported once.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["game.ai"])
+        pool = concurrent.futures.ProcessPoolExecutor(
+            self.workers, context, initializer=_lower_priority)
+        pool.submit(_ready).result()  # the workers exist before the first decision
+        return pool
 
     def wake(self, session: Session) -> None:
         """Start the session's AI loop if an AI is to act and no loop runs."""
@@ -94,3 +105,16 @@ class AiRunner:
             raise
         except Exception:
             log.exception("AI loop of channel %s failed", session.channel_id)
+
+
+def _lower_priority() -> None:
+    """A pool worker yields the CPU to the bot's process: a click is answered first,
+    an AI's thinking waits (it has a deadline, not a hurry)."""
+    try:
+        os.nice(10)
+    except OSError:  # not allowed here: thinking at the same priority still works
+        log.debug("could not lower the AI worker's priority")
+
+
+def _ready() -> bool:
+    return True

@@ -8,8 +8,12 @@ it outside the event loop. A message without its picture still says everything i
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -18,18 +22,23 @@ import discord
 from bot.guild_settings import IMAGES_SETTING, GuildSettings
 from bot.i18n import Translator
 from bot.markdown import FIELD_VALUE, clip
+from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
-from bot.pictures.compose import dice_picture, hand_picture
 from cogs.cards import FACES, plain_text
 from cogs.render import Payload
 from game import ActionType, Card, PlayerView
 
 log = logging.getLogger(__name__)
 
-HAND_FILE = "hand.png"
+HAND_FILE = "hand-{key}.png"  # named by what it shows: an edit that shows it again keeps it
+SHOWN = "lama_picture"  # Interaction.extras: the hand picture its message shows now
 CHART_FILE = "totals.png"
 ALT_TEXT = 1024  # Discord's limit on an attachment's description
 MISSING_PERMISSIONS = 50013
+
+Spec = tuple[Any, ...]
+"""What a hand picture shows (cards or tiles and roll, which are playable, chips): its
+cache key, and the name of its file."""
 
 
 def images_on(settings: GuildSettings, guild_id: int | None) -> bool:
@@ -37,31 +46,106 @@ def images_on(settings: GuildSettings, guild_id: int | None) -> bool:
     return settings.get(guild_id, IMAGES_SETTING) != "off"
 
 
-def _playable(view: PlayerView) -> list[Any] | None:
+def _playable(view: PlayerView) -> tuple[str, ...] | None:
     if not view.my_turn:
         return None
-    return [a.card for a in view.legal
-            if a.type in (ActionType.PLAY, ActionType.TAKE) and a.card is not None]
+    return tuple(sorted({a.card.token for a in view.legal
+                         if a.type in (ActionType.PLAY, ActionType.TAKE) and a.card is not None}))
 
 
-def hand_png(view: PlayerView) -> bytes | None:
-    """The owner's cards with the playable ones framed, or tiles and roll; None: nothing."""
+def _tokens(cards: Sequence[Card]) -> tuple[str, ...]:
+    return tuple(c.token for c in cards)
+
+
+def hand_spec(view: PlayerView) -> Spec | None:
+    """What the owner's picture shows: their cards (the playable ones framed on their
+    turn) and chips, or their tiles and, on their turn, their roll; None: nothing to draw.
+
+    Another player's roll is public but not the owner's: it is not drawn, so a waiting
+    hand's picture stays the same while others roll."""
     me = view.seats[view.me or 0]
     if me.tiles is not None:
-        if not me.tiles and not view.roll:
+        roll = tuple(view.roll or ()) if view.my_turn else ()
+        if not me.tiles and not roll:
             return None
-        return dice_picture(me.tiles, view.roll or (), _playable(view))
+        return ("dice", _tokens(me.tiles), _tokens(roll), _playable(view))
     if not view.hand:
         return None
     chips: list[str] = []
     if view.uses_chips:
         chips = ["black"] * me.black + ["white"] * me.white + (["token"] if me.holds_token else [])
-    return hand_picture(view.hand, _playable(view), chips[:16])
+    return ("hand", _tokens(view.hand), _playable(view), tuple(chips[:16]))
+
+
+def render(spec: Spec) -> bytes:
+    """The PNG of ``spec`` (cached by bot.pictures.compose by what it shows)."""
+    def cards(tokens: tuple[str, ...]) -> list[Card]:
+        return [Card.parse(t) for t in tokens]
+
+    kind, first, second, third = spec
+    if kind == "dice":  # tiles, roll, playable
+        return dice_picture(cards(first), cards(second), None if third is None else cards(third))
+    # cards, playable, chips
+    return hand_picture(cards(first), None if second is None else cards(second), third)
+
+
+def hand_png(view: PlayerView) -> bytes | None:
+    """The owner's picture, or None: nothing to draw."""
+    spec = hand_spec(view)
+    return None if spec is None else render(spec)
+
+
+@lru_cache(maxsize=1024)
+def file_name(spec: Spec) -> str:
+    """``hand-<12 hex digits>.png``: the same name for the same picture, in any process."""
+    return HAND_FILE.format(key=hashlib.blake2b(repr(spec).encode(), digest_size=6).hexdigest())
+
+
+RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a thread
+_recent: OrderedDict[Spec, bytes] = OrderedDict()
+_rendering: dict[Spec, asyncio.Future[bytes]] = {}
+
+
+async def rendered(spec: Spec) -> bytes:
+    """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
+    same picture while it is drawn share that one render (a turn's followed hand and its
+    My hand click do)."""
+    data = _recent.get(spec)
+    if data is not None:
+        _recent.move_to_end(spec)
+        return data
+    future = _rendering.get(spec)
+    if future is None:
+        future = asyncio.ensure_future(asyncio.to_thread(render, spec))
+        _rendering[spec] = future
+        future.add_done_callback(lambda done: _remember(spec, done))
+    return await asyncio.shield(future)
+
+
+def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
+    _rendering.pop(spec, None)
+    if not done.cancelled() and done.exception() is None:
+        _recent[spec] = done.result()
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
+
+
+def shown_picture(interaction: discord.Interaction) -> str | None:
+    """The hand picture on the message this answer edits: the clicked message as clicked
+    (an answer not yet given edits it), else what the bot last put there (a followed
+    hand's later edits), else none known (a new message, or upload to be safe)."""
+    if SHOWN in interaction.extras:
+        return interaction.extras[SHOWN]
+    if interaction.response.is_done() or interaction.message is None:
+        return None
+    names = [a.filename for a in interaction.message.attachments]
+    return next((n for n in names if n.startswith("hand-") and n.endswith(".png")), None)
 
 
 def _file(data: bytes, name: str, alt: str) -> discord.File:
     for token, face in FACES.items():  # a screen reader reads "🟡3", not "<:lama_3:…>"
-        alt = alt.replace(face, plain_text(Card.parse(token)))
+        if face in alt:
+            alt = alt.replace(face, plain_text(Card.parse(token)))
     return discord.File(io.BytesIO(data), filename=name, description=clip(alt, ALT_TEXT) or None)
 
 
@@ -73,18 +157,28 @@ async def add_hand_picture(payload: Payload, view: PlayerView, interaction: disc
     ``waiting_too`` false (the answer to a move) the picture is drawn only if the player
     acts again: a hand waiting for others is read in text until its owner's turn, which
     halves the renders per move (each move changes the hand, so the cache cannot help).
+    When the message already shows this very picture, the edit keeps its file: nothing
+    is drawn or uploaded.
     """
+    shown = shown_picture(interaction)
+    interaction.extras[SHOWN] = None  # unless a picture is attached below: text only
     if payload.embed is None or not images_on(settings, interaction.guild_id):
         return payload
     if not waiting_too and not view.my_turn:
         return payload
     if not interaction.app_permissions.attach_files:
         return payload  # no Attach Files here: the text alone
-    data = await asyncio.to_thread(hand_png, view)
-    if data is None:
+    spec = hand_spec(view)
+    if spec is None:
         return payload
-    payload.files = [_file(data, HAND_FILE, payload.embed.description or "")]
-    payload.embed.set_image(url=f"attachment://{HAND_FILE}")
+    name = file_name(spec)
+    if name == shown:
+        payload.keep_files = True  # the same picture: the message keeps its file
+    else:
+        data = await rendered(spec)
+        payload.files = [_file(data, name, payload.embed.description or "")]
+    payload.embed.set_image(url=f"attachment://{name}")
+    interaction.extras[SHOWN] = name
     return payload
 
 

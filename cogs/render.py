@@ -40,6 +40,7 @@ class Payload:
     extra: dict[str, Any] = field(default_factory=dict)
     files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures), the record
     mentions: list[int] = field(default_factory=list)  # more users it may ping (winners)
+    keep_files: bool = False  # an edit keeps the message's files (its picture is unchanged)
 
     def kwargs(self) -> dict[str, Any]:
         """For sending; with pictures, their files."""
@@ -47,8 +48,10 @@ class Payload:
         return {**files, **self._common()}
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """For editing: the attachments are replaced by this payload's files (maybe none)."""
-        return {"attachments": self.files, **self._common()}
+        """For editing: the attachments are replaced by this payload's files (maybe none),
+        or, with ``keep_files``, left as they are (Discord keeps what an edit omits)."""
+        files = {} if self.keep_files else {"attachments": self.files}
+        return {**files, **self._common()}
 
     def _common(self) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
@@ -305,8 +308,11 @@ def hand_message(
         lines.append(tr("Your tiles: {cards}", cards=cards_text(me.tiles)))
         if view.row is not None:
             lines.append(tr("Llama row: {tiles}", tiles=cards_text(view.row)))
-        if view.roll is not None:
+        if view.roll is not None and view.my_turn:
             lines.append(tr("Your roll: {dice}", dice=cards_text(view.roll)))
+        elif view.roll is not None and view.to_act is not None:
+            roller = tr.name(view.seats[view.to_act].name)
+            lines.append(tr("{name}'s roll: {dice}", name=roller, dice=cards_text(view.roll)))
     else:
         lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
         if view.top is not None:

@@ -142,8 +142,10 @@ class Table(commands.Cog):
                                         session.version)
         else:
             payload, view = self.render_hand(interaction, session, seat)
-        if await update_message(interaction, **payload.edit_kwargs()):
-            self.opened(interaction, session, seat, view)
+        async with self.answering(interaction.user.id):  # the same picture: kept, not redrawn
+            payload = await self.pictured(interaction, session, seat, payload)
+            if await update_message(interaction, **payload.edit_kwargs()):
+                self.opened(interaction, session, seat, view)
 
     def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None

@@ -115,9 +115,13 @@ class RandomPile(list):  # type: ignore[type-arg]
 
 
 class FastGame:
-    """A game on the fast path: ``legal()``, ``apply(action)``, ``finished``, scores."""
+    """A game on the fast path: ``legal()``, ``apply(action)``, ``finished``, scores.
 
-    __slots__ = ("_list", "_step", "chance", "options", "rules", "state")
+    ``legal()`` lists the legal actions of the player to act (empty once finished: nobody
+    is to act); it is the rule set's own listing bound to the state, called directly.
+    """
+
+    __slots__ = ("_step", "chance", "legal", "options", "rules", "state")
 
     def __init__(
         self, rule_set: RuleSet, state: State, options: Mapping[str, int], chance: Chance
@@ -127,7 +131,7 @@ class FastGame:
         self.options = options
         self.chance = chance
         # bound once: listing and stepping are the whole inner loop of a playout
-        self._list = partial(rule_set.legal_actions, state)
+        self.legal: Callable[[], list[Action]] = partial(rule_set.legal_actions, state)
         self._step = rule_set.step
 
     @classmethod
@@ -160,10 +164,6 @@ class FastGame:
     @property
     def to_act(self) -> int | None:
         return self.state.to_act
-
-    def legal(self) -> list[Action]:
-        """The legal actions of the player to act (empty once finished: nobody is to act)."""
-        return self._list()
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` (one of ``legal()``, unchecked) by the player to act."""

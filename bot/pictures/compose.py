@@ -1,7 +1,8 @@
 """Whole pictures from faces: a hand, a dice rack, an emoji per face; PNG bytes, cached.
 
 Keys are what a picture shows (the cards and which are playable), never the message,
-so every player holding the same hand at the same moment shares one render.
+so every player holding the same hand at the same moment shares one render. Hands and
+racks are pasted from palette tiles (bot.pictures.tiles) and saved as 8-bit PNG.
 """
 
 from __future__ import annotations
@@ -12,19 +13,25 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.pictures.faces import CARD_H, CARD_W, CHIP, DIE, Mark, card_face, chip_face, die_face
+from bot.pictures.faces import CARD_H, CARD_W, CHIP, DIE, Mark, card_face, die_face
+from bot.pictures.tiles import CLEAR, canvas, card_tile, chip_tile, die_tile
 from game import Card
 
 GAP = 8
 PER_ROW = 8
 BACKGROUND = (0, 0, 0, 0)  # transparent: sits on Discord's light or dark theme
 EMOJI = 128
+LEVEL = 1  # zlib level: the quickest; ~15% larger than level 3 (benchmarks/pictures.py)
 
 
 def png(image: Image.Image) -> bytes:
-    """PNG bytes; fast compression (flat colours compress well anyway)."""
+    """PNG bytes; fast compression (flat colours compress well anyway); a palette
+    picture keeps :data:`CLEAR` transparent."""
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=3)
+    if image.mode == "P":
+        image.save(out, "PNG", compress_level=LEVEL, transparency=CLEAR)
+    else:
+        image.save(out, "PNG", compress_level=LEVEL)
     return out.getvalue()
 
 
@@ -34,20 +41,19 @@ def _mark(card: Card, playable: frozenset[str] | None) -> Mark:
     return Mark.PLAYABLE if card.token in playable else Mark.HELD
 
 
-def _grid(faces: Sequence[Image.Image], per_row: int = PER_ROW) -> Image.Image:
-    """Faces left to right, wrapping after ``per_row``; every cell the size of the largest."""
-    if not faces:
-        return Image.new("RGBA", (1, 1), BACKGROUND)
-    w = max(f.width for f in faces)
-    h = max(f.height for f in faces)
-    cols = min(per_row, len(faces))
-    rows = -(-len(faces) // per_row)
-    image = Image.new("RGBA", (cols * w + (cols - 1) * GAP, rows * h + (rows - 1) * GAP),
-                      BACKGROUND)
-    for i, face in enumerate(faces):
-        x = (i % per_row) * (w + GAP) + (w - face.width) // 2
-        y = (i // per_row) * (h + GAP) + (h - face.height) // 2
-        image.alpha_composite(face, (x, y))
+def _grid(tiles: Sequence[Image.Image], per_row: int = PER_ROW) -> Image.Image:
+    """Tiles left to right, wrapping after ``per_row``; every cell the size of the largest."""
+    if not tiles:
+        return canvas((1, 1))
+    w = max(f.width for f in tiles)
+    h = max(f.height for f in tiles)
+    cols = min(per_row, len(tiles))
+    rows = -(-len(tiles) // per_row)
+    image = canvas((cols * w + (cols - 1) * GAP, rows * h + (rows - 1) * GAP))
+    for i, tile in enumerate(tiles):
+        x = (i % per_row) * (w + GAP) + (w - tile.width) // 2
+        y = (i // per_row) * (h + GAP) + (h - tile.height) // 2
+        image.paste(tile, (x, y))  # same palette, cells apart: a copy of the indices
     return image
 
 
@@ -55,14 +61,12 @@ def _grid(faces: Sequence[Image.Image], per_row: int = PER_ROW) -> Image.Image:
 def _hand_png(tokens: tuple[str, ...], playable: frozenset[str] | None,
               chips: tuple[str, ...]) -> bytes:
     cards = [Card.parse(t) for t in tokens]
-    faces = [card_face(c, _mark(c, playable)) for c in cards]
-    image = _grid(faces)
+    image = _grid([card_tile(c, _mark(c, playable)) for c in cards])
     if chips:
-        strip = _grid([chip_face(k) for k in chips], per_row=len(chips))
-        full = Image.new("RGBA", (max(image.width, strip.width), image.height + GAP + CHIP),
-                         BACKGROUND)
-        full.alpha_composite(image, (0, 0))
-        full.alpha_composite(strip, (0, image.height + GAP))
+        strip = _grid([chip_tile(k) for k in chips], per_row=len(chips))
+        full = canvas((max(image.width, strip.width), image.height + GAP + CHIP))
+        full.paste(image, (0, 0))
+        full.paste(strip, (0, image.height + GAP))
         image = full
     return png(image)
 
@@ -82,17 +86,16 @@ def _dice_png(tiles: tuple[str, ...], roll: tuple[str, ...], playable: frozenset
               ) -> bytes:
     rows = []
     if tiles:
-        rows.append(_grid([die_face(Card.parse(t)) for t in tiles]))
+        rows.append(_grid([die_tile(Card.parse(t)) for t in tiles]))
     if roll:
-        rows.append(_grid([die_face(c, _mark(c, playable)) for c in map(Card.parse, roll)]))
+        rows.append(_grid([die_tile(c, _mark(c, playable)) for c in map(Card.parse, roll)]))
     if not rows:
-        return png(Image.new("RGBA", (DIE, DIE), BACKGROUND))
+        return png(canvas((DIE, DIE)))
     width = max(r.width for r in rows)
-    image = Image.new("RGBA", (width, sum(r.height for r in rows) + GAP * 2 * (len(rows) - 1)),
-                      BACKGROUND)
+    image = canvas((width, sum(r.height for r in rows) + GAP * 2 * (len(rows) - 1)))
     y = 0
     for r in rows:
-        image.alpha_composite(r, (0, y))
+        image.paste(r, (0, y))
         y += r.height + GAP * 2
     return png(image)
 

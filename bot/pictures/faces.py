@@ -1,8 +1,8 @@
 """Card, tile, die, chip and token faces drawn by code, cached per face.
 
 Faces carry no words: values as digits (as on the printed cards), the llama as a
-drawing, Kadabra's symbols as a star or a plus badge. Every face is drawn once
-per (token, mark) and reused, so composing a hand is only pastes.
+drawing, Kadabra's symbols as a star or a plus badge. Every face is drawn once per
+token and marked (framed, veiled) once per mark, so composing a hand is only pastes.
 """
 
 from __future__ import annotations
@@ -119,6 +119,11 @@ def _marked(image: Image.Image, mark: Mark, radius: int) -> Image.Image:
 @lru_cache(maxsize=256)
 def card_face(card: Card, mark: Mark = Mark.NONE) -> Image.Image:
     """One card as printed: a coloured panel per value, the llama, doubles split, symbols."""
+    return _marked(_card(card), mark, RADIUS)
+
+
+@lru_cache(maxsize=64)
+def _card(card: Card) -> Image.Image:
     image = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), RADIUS, fill=PAPER, outline=INK,
@@ -144,7 +149,7 @@ def card_face(card: Card, mark: Mark = Mark.NONE) -> Image.Image:
         _star(draw, CARD_W - 20, 20, 13)
     elif card.symbol.value == "+":
         _plus(draw, CARD_W - 20, 20, 12)
-    return _marked(image, mark, RADIUS)
+    return image
 
 
 _PIPS = {
@@ -160,6 +165,11 @@ _PIPS = {
 @lru_cache(maxsize=64)
 def die_face(card: Card, mark: Mark = Mark.NONE) -> Image.Image:
     """A die or dice tile: pips on the value's colour, or the llama."""
+    return _marked(_die(card), mark, 12)
+
+
+@lru_cache(maxsize=16)
+def _die(card: Card) -> Image.Image:
     image = Image.new("RGBA", (DIE, DIE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     if not card.numbers:
@@ -173,7 +183,7 @@ def die_face(card: Card, mark: Mark = Mark.NONE) -> Image.Image:
         for fx, fy in _PIPS[value]:
             cx, cy = fx * DIE, fy * DIE
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=INK)
-    return _marked(image, mark, 12)
+    return image
 
 
 @lru_cache(maxsize=4)

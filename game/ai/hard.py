@@ -24,11 +24,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from game import rng
 from game.actions import Action
-from game.ai import register
+from game.ai import ismcts, playout, register
 from game.ai.heuristic import STRATEGIES, dice
+from game.ai.playout import Policy
 from game.ai.worlds import base_state, sample_world, unseen_cards
 from game.cards import sort_cards
 from game.fast import FastGame, RandomChance
@@ -38,6 +40,9 @@ from game.state import State
 from game.views import PlayerView, SeatView
 
 DEFAULT_ITERATIONS = 32
+ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 48, "dice": 32, "tutorial": 64}
+"""Worlds per decision by rule set, where nobody sets ``iterations``: as many as keep a
+decision's p95 under 150 ms of one core (README, "Speed and strength")."""
 PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
@@ -141,22 +146,37 @@ class Playout:
     def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
         self.rules = rule_set
         self.strategy = PLAYOUT_STRATEGIES.get(view.variant) or STRATEGIES[view.variant]
+        fast = playout.POLICIES.get(view.variant)
+        self.policy: Policy = (
+            partial(fast, rule_set)
+            if fast is not None
+            else lambda state, seat, legal: self.strategy(self.view(state, seat, legal))
+        )
         self.template = view
         self.sign = 1.0 if rule_set.lower_score_wins else -1.0
 
     def outcome(self, sim: FastGame, first: Action, me: int) -> float:
+        """``me``'s outcome of playing ``first`` and the round out."""
         state = sim.state
         before = [state.score(s) for s in range(state.players)]
         round_no = state.round_no
         sim.apply(first)
+        self.finish(sim, round_no)
+        return self.values(sim, before)[me]
+
+    def finish(self, sim: FastGame, round_no: int) -> None:
+        """Play round ``round_no`` out (or ``PLAYOUT_LIMIT`` actions); ``OutOfTime`` past the
+        deadline."""
+        state = sim.state
         steps = 0
+        policy = self.policy
         while state.round_no == round_no and not sim.finished and steps < PLAYOUT_LIMIT:
             legal = sim.legal()
             seat = state.to_act
             if len(legal) == 1 or seat is None:
                 sim.apply(legal[0])
             else:
-                sim.apply(self.strategy(self.view(state, seat, legal)))
+                sim.apply(policy(state, seat, legal))
             steps += 1
             if (
                 self.deadline is not None
@@ -164,12 +184,20 @@ class Playout:
                 and self.clock() >= self.deadline
             ):
                 raise OutOfTime
+
+    def values(self, sim: FastGame, before: list[int]) -> list[float]:
+        """Each seat's outcome since the scores were ``before``: the others' average gain
+        minus its own (sign flipped where the most points win), and the win bonus."""
+        state = sim.state
         gains = [state.score(s) - before[s] for s in range(state.players)]
-        others = (sum(gains) - gains[me]) / (state.players - 1)
-        value = self.sign * (others - gains[me])
-        if sim.finished and me in state.winners:
-            value += WIN_BONUS
-        return value
+        total = sum(gains)
+        share = state.players - 1
+        sign = self.sign
+        values = [sign * ((total - gain) / share - gain) for gain in gains]
+        if sim.finished:
+            for seat in state.winners:
+                values[seat] += WIN_BONUS
+        return values
 
     def view(self, state: State, seat: int, legal: list[Action]) -> PlayerView:
         """What the heuristic needs of ``seat``'s view, straight from the simulated state."""
@@ -225,19 +253,24 @@ class Playout:
 
 
 class HardPlayer:
-    """Searches ``iterations`` worlds per decision, or until ``budget`` seconds have passed."""
+    """Searches ``iterations`` worlds per decision (default: :data:`ITERATIONS` of the rule
+    set), or until ``budget`` seconds have passed. ``method="ismcts"`` searches one
+    information-set tree instead (:mod:`game.ai.ismcts`; an iteration is one world and one
+    playout there, where flat sampling plays every candidate out in each world)."""
 
     name = "hard"
 
     def __init__(
         self,
         seed: int | str,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        method: str = "flat",
     ) -> None:
         self.seed = seed
         self.iterations = iterations
+        self.method = method
         self.budget = budget
         self.clock = clock
 
@@ -246,7 +279,15 @@ class HardPlayer:
         if len(legal) == 1:
             return legal[0]
         deadline = None if self.budget is None else self.clock() + self.budget
-        return search(view, self.seed, self.iterations, deadline, self.clock).action
+        iterations = self.iterations
+        if iterations is None:
+            iterations = ITERATIONS.get(view.variant, DEFAULT_ITERATIONS)
+        if self.method == "ismcts":
+            action, _ = ismcts.search(
+                view, self.seed, iterations, Playout, situation(view), deadline, self.clock
+            )
+            return action
+        return search(view, self.seed, iterations, deadline, self.clock).action
 
 
 register(HardPlayer.name, HardPlayer)

@@ -126,7 +126,7 @@ def seat_ais(requested: list[str] | None, players: int) -> list[str]:
     if len(chosen) != players:
         raise ValueError(f"--ai given {len(chosen)} times: give it once, or {players} times")
     for name in chosen:
-        ai.find(name)
+        ai.find(name.split(":")[0])
     return chosen
 
 

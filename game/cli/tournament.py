@@ -55,10 +55,19 @@ HEADER = (
 
 
 def make_player(name: str, seed: str, iterations: int | None) -> ai.Player:
-    """The AI ``name``; ``iterations`` sets a searching AI's worlds per decision."""
-    player = ai.find(name)(seed)
+    """The AI ``name``; ``iterations`` sets a searching AI's worlds per decision.
+
+    ``hard:ismcts:600`` is ``hard`` searching by ISMCTS with 600 iterations (any of the
+    two parts may be left out: ``hard::24``): line-ups can compare a searcher's settings.
+    """
+    base, method, count = [*name.split(":"), "", ""][:3]
+    player = ai.find(base)(seed)
+    if count:
+        iterations = int(count)
     if iterations is not None and hasattr(player, "iterations"):
         player.iterations = iterations
+    if method and hasattr(player, "method"):
+        player.method = method
     return player
 
 

@@ -9,10 +9,11 @@ from collections import Counter
 import pytest
 
 from game import Game, PlayerView, player_view, variant_names
-from game.ai import find, names
+from game.ai import find, names, playout
 from game.ai.hard import HardPlayer, search
-from game.ai.heuristic import STRATEGIES
+from game.ai.heuristic import STRATEGIES, dice
 from game.ai.worlds import base_state, sample_world, unseen_cards
+from game.cli.tournament import make_player
 from game.rng import chooser
 
 
@@ -90,6 +91,9 @@ def test_decision_ignores_how_the_hidden_cards_lie(variant: str) -> None:
     first = HardPlayer("p", iterations=6).choose(before)
     assert HardPlayer("p", iterations=6).choose(after) == first
     assert first in game.legal_actions()
+    tree = HardPlayer("p", iterations=30, method="ismcts").choose(before)
+    assert HardPlayer("p", iterations=30, method="ismcts").choose(after) == tree
+    assert tree in game.legal_actions()
 
 
 @pytest.mark.parametrize("variant", variant_names())
@@ -128,3 +132,41 @@ def test_hard_plays_whole_games(variant: str) -> None:
         action = players[seat].choose(view)
         assert action in game.legal_actions()
         game.apply(seat, action)
+
+
+@pytest.mark.parametrize("variant", ["classic", "kadabra", "dice"])
+def test_the_playout_policy_plays_as_the_heuristic(variant: str) -> None:
+    """Scored from the state, the policy picks the heuristic's move: always in dice (a
+    one-roll plan), and in the shedding games whenever the hand holds no card twice (there
+    its run planner, which plays a card's copies together, is the heuristic's)."""
+    compared = 0
+    for index in range(8):
+        game = Game(variant, ["a", "b", "c", "d"], seed=f"policy:{index}")
+        pick = chooser(f"policy:{index}", "pick").random
+        while not game.finished:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            legal = list(view.legal)
+            if len(legal) > 1 and (variant == "dice" or len(set(view.hand)) == len(view.hand)):
+                fast = playout.POLICIES[variant](game.rules, game.state, seat, legal)
+                slow = dice(view, depth=1) if variant == "dice" else STRATEGIES[variant](view)
+                assert fast == slow, (view.hand, legal)
+                compared += 1
+            # mostly the policy's move, sometimes a random one: varied states, cheaply
+            if pick() < 0.2:
+                game.apply(seat, legal[int(pick() * len(legal))])
+            else:
+                game.apply(seat, playout.POLICIES[variant](game.rules, game.state, seat, legal))
+    assert compared > 100
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_ismcts_is_legal_and_reproducible(variant: str) -> None:
+    game = game_at_a_choice(variant, f"tree:{variant}", 3)
+    view = player_view(game, game.to_act)
+    player = make_player("hard:ismcts:40", "t", None)
+    assert player.method == "ismcts" and player.iterations == 40
+    first = player.choose(view)
+    assert first in view.legal
+    assert make_player("hard:ismcts:40", "t", None).choose(view) == first

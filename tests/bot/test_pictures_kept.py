@@ -1,0 +1,85 @@
+"""A hand's picture is uploaded once per picture: an edit that shows the same picture keeps
+the message's file (no render, no upload), and a waiting hand never draws another
+player's roll as its own."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fakediscord import Member, Message
+from tests.bot.conftest import World
+from tests.bot.helpers import WAIT, action_buttons, settled
+from tests.bot.test_pictures import picture, started
+
+
+def hand_file(message: Message) -> dict[str, Any]:
+    """The message's one picture, which its embed shows."""
+    [attachment] = message.attachments
+    assert attachment["filename"].startswith("hand-")
+    assert message.embed_dicts[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    return attachment
+
+
+def seated(world: World) -> tuple[Member, Member]:
+    """(the player to act, the other one)."""
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    seat = session.view(None).to_act
+    assert seat is not None
+    players = (world.ana, world.ben)
+    return players[seat], players[1 - seat]
+
+
+async def test_quit_and_back_keep_the_hand_picture_without_uploading(world: World) -> None:
+    world.fake.keep_files = True
+    table = await started(world, "classic")
+    mover, _ = seated(world)
+    hand = (await mover.click(table, "My hand")).message
+    assert hand is not None
+    shown = hand_file(hand)
+    uploads = len(world.fake.files)
+    quit_ask = next(c for c in action_buttons(hand) if c.startswith("lama:v2:ask:"))
+    asked = await settled(await mover.click(hand, quit_ask))
+    assert any(b.label == "Yes, quit" for b in asked.buttons)
+    assert hand_file(asked) == shown, "the question shows the same hand: its picture stays"
+    back = await settled(await mover.click(asked, "Back"))
+    assert action_buttons(back) and hand_file(back) == shown
+    assert len(world.fake.files) == uploads, "no file was uploaded again"
+
+
+async def test_a_waiting_dice_hand_keeps_its_picture_while_another_player_rolls(
+    world: World,
+) -> None:
+    world.fake.keep_files = True
+    table = await started(world, "dice")
+    mover, waiter = seated(world)
+    waiting = (await waiter.click(table, "My hand")).message
+    assert waiting is not None and not action_buttons(waiting)
+    shown = hand_file(waiting)
+    before = picture(world, waiting, "hand-*.png").tobytes()
+    edits, uploads = waiting.edits, len(world.fake.files)
+    hand = (await mover.click(table, "My hand")).message
+    assert hand is not None
+    roll = next(c for c in action_buttons(hand) if c.endswith(":roll"))
+    rolled = await settled(await mover.click(hand, roll))
+    assert action_buttons(rolled), "the roller chooses what to keep"
+    await world.fake.notifier.wait_for(lambda: True if waiting.edits > edits else None, WAIT,
+                                       "the waiting hand to follow the roll")
+    assert hand_file(waiting) == shown, "the waiting hand keeps its file: the roll is not its"
+    assert picture(world, waiting, "hand-*.png").tobytes() == before
+    assert hand_file(rolled) != shown
+    assert len(world.fake.files) == uploads + 2, "the roller's two pictures, none for the waiting"
+
+
+async def test_asks_for_the_same_picture_while_it_is_drawn_share_one_render() -> None:
+    from bot.pictures import compose
+    from cogs.pictures import _recent, rendered
+
+    spec = ("hand", ("1", "2", "L"), ("2",), ("white",))
+    compose._hand_png.cache_clear()
+    _recent.pop(spec, None)
+    first, second = await asyncio.gather(rendered(spec), rendered(spec))
+    assert first is second and first.startswith(b"\x89PNG")
+    assert await rendered(spec) is first, "drawn lately: no trip to a thread, no render"
+    assert compose._hand_png.cache_info()[:2] == (0, 1), "one render, no other ask"
