@@ -396,8 +396,11 @@ class Sessions:
         self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session) -> None:
-        """Deliver what the channel is owed, oldest first; wake the AIs."""
-        await self.outbox.deliver(session.channel_id)
+        """Wake the AIs, let open hands follow, then deliver what the channel is owed.
+
+        The game goes first: the channel's messages may wait on Discord's rate limits (and
+        a table edit not yet sent is replaced by a newer one meanwhile), while hands are
+        edited through interaction tokens, which those limits do not slow."""
         self.ai.wake(session)
         self.timers.arm(session)
         for follow in self.followers:  # e.g. open hands follow the game (cogs/hands.py)
@@ -405,6 +408,7 @@ class Sessions:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
+        await self.outbox.deliver(session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""
