@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.backends import make_leases, make_store
+from bot.budget import Budget
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
@@ -69,6 +70,10 @@ class LamaBot(commands.AutoShardedBot):
                                  seed=settings.lama_seed, clock=clock,
                                  ai_workers=settings.lama_ai_workers)
         self.sessions.timers.ping_delay = settings.lama_ping_delay
+        # one budget for every request Discord's global limit counts (bot/budget.py)
+        self.budget = Budget()
+        self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
+        self.sessions.outbox.pacer = self.budget
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
