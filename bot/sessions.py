@@ -98,6 +98,9 @@ class Session(Persistence):
     recent: list[Event] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)
     pinged: int | None = None  # the user the current table message mentions
+    _views: dict[int | None, PlayerView] = field(default_factory=dict, repr=False,
+                                                 compare=False)
+    _views_of: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
     timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -126,7 +129,16 @@ class Session(Persistence):
         """What ``seat`` may see (``None``: the public table)."""
         if self.game is None:
             raise BotError(N_("The game has not started yet."))
-        return player_view(self.game, seat)
+        # one move is shown several times (its answer, the hands that follow, the table):
+        # the views of a state are computed once
+        state = (id(self.game), len(self.game.history))
+        if self._views_of != state:
+            self._views.clear()
+            self._views_of = state
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = player_view(self.game, seat)
+        return view
 
     def ai_to_act(self) -> int | None:
         """The AI seat whose turn it is, if any."""

@@ -24,6 +24,7 @@ import discord
 
 from bot.clock import Clock
 from cogs.render import Payload
+from cogs.wire import edit_original
 
 if TYPE_CHECKING:
     from bot.sessions import Session
@@ -96,7 +97,7 @@ class LiveHands:
                 hand.shown = new
                 try:
                     payload = await render(hand.interaction, session, hand.seat)
-                    await hand.interaction.edit_original_response(**payload.edit_kwargs())
+                    await edit_original(hand.interaction, **payload.edit_kwargs())
                     edited += 1
                 except discord.HTTPException as error:
                     log.info("could not follow the hand of %s in channel %s (%s)", key[1],

@@ -20,6 +20,7 @@ COLOUR = discord.Colour.from_rgb(222, 170, 60)
 MAX_ROW_BUTTONS = 5
 MAX_ROWS = 5
 SELECT_THRESHOLD = 10  # more discard choices than this: offer a select
+LOG_LINES = 5  # the table's last moves
 PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4  # Discord's button styles
 
 
@@ -215,9 +216,14 @@ def table_message(
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
     names = [s.name for s in view.seats]
-    log = [text for e in recent if (text := event_text(tr, e, names))]
+    log: list[str] = []
+    for event in reversed(recent):  # the last five that say something
+        if len(log) == LOG_LINES:
+            break
+        if text := event_text(tr, event, names):
+            log.insert(0, text)
     if log:
-        embed.add_field(name=tr("Last moves"), value=clip("\n".join(log[-5:]), FIELD_VALUE),
+        embed.add_field(name=tr("Last moves"), value=clip("\n".join(log), FIELD_VALUE),
                         inline=False)
     embed.set_footer(text=options_text(tr, view))
     content, mention = None, None

@@ -35,6 +35,7 @@ from cogs.pictures import (
 from cogs.render import Payload, hand_message, quit_confirmation, table_message
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
+from cogs.wire import edit_message
 from game import EventKind, PlayerView, visible_to
 from game.record import to_dict
 
@@ -320,7 +321,7 @@ class Table(commands.Cog):
         old = session.table_message_id
         if not item.body.get("repost") and old is not None:
             try:
-                await channel.get_partial_message(old).edit(**payload.kwargs())
+                await edit_message(self.bot, item.channel_id, old, **payload.kwargs())
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
