@@ -75,6 +75,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--processes", type=int, default=1,
                         help="also measure lama as N processes, one shard each")
     parser.add_argument("--pg", help="PostgreSQL server URL (a database per run), or auto")
+    parser.add_argument("--without", action="append", choices=("orjson", "uvloop"),
+                        help="run lama without this speed-up (the baseline never has them)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="let the bot run on any core (a busy shared machine)")
     parser.add_argument("--no-baseline", action="store_true", help="measure lama only")
@@ -155,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"games={args.games} variant={args.variant} players={args.min_players}-"
           f"{args.max_players} think_mean={args.think_mean}s seconds={args.seconds} "
           f"pacing={'x' + format(args.pacing, 'g') if args.pacing > 0 else 'off'} "
-          f"images={args.images} hard_ais={args.hard_ais} seed={args.seed}")
+          f"images={args.images} hard_ais={args.hard_ais} seed={args.seed} "
+          f"lama_without={','.join(args.without or []) or '-'}")
     width = max(map(len, runs[0]))
     for key in runs[0]:
         print(f"{key:<{width}}  " + " | ".join(str(r.get(key, "-")) for r in runs))

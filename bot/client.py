@@ -70,12 +70,12 @@ class LamaBot(commands.AutoShardedBot):
                                  seed=settings.lama_seed, clock=clock,
                                  ai_workers=settings.lama_ai_workers)
         self.sessions.timers.ping_delay = settings.lama_ping_delay
+        self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
+                                       guild_only=True)
         # one budget for every request Discord's global limit counts (bot/budget.py)
         self.budget = Budget()
         self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
         self.sessions.outbox.pacer = self.budget
-        self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
-                                       guild_only=True)
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
         self._lease_watch: asyncio.Task[None] | None = None

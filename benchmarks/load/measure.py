@@ -65,6 +65,15 @@ async def sample_memory(pid: list[int], games: list[Table], peak: dict[str, int]
 ROUTE = re.compile(r"/[^/]*\d[^/]*")
 
 
+async def after_the_burst(games: list[Table], pids: list[int], stats: Stats
+                          ) -> tuple[float, float, int]:
+    """When every lobby has opened and started: the time, the bots' CPU and the moves then."""
+    t0 = time.perf_counter()
+    while any(g.outcome == "unstarted" for g in games):
+        await asyncio.sleep(0.05)  # polling the players' progress, not synchronisation
+    return time.perf_counter() - t0, cpu_seconds(pids), stats.moves
+
+
 def light_log(fake: FakeDiscord, counts: collections.Counter[str]) -> None:
     """The fake logs every request for transcripts; here only counts (the middleware reads
     the last entry back, so one is kept)."""
@@ -139,7 +148,11 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             queued0, own_queued0 = runqueue_seconds(pids), runqueue_seconds(os.getpid())
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
+            burst = asyncio.create_task(after_the_burst(games, pids, stats))
             _, late = await asyncio.wait(tasks, timeout=args.seconds)
+            if not burst.done():
+                burst.cancel()
+            burst_end = burst.result() if burst.done() and not burst.cancelled() else None
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
@@ -163,9 +176,15 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             for bot in bots:
                 await stop_bot(bot)
     human = stats.moves
+    if burst_end is not None:  # the CPU per move is that of the play after the lobby burst
+        burst_s, burst_cpu, burst_moves = burst_end
+        play_cpu, play_moves = bot_cpu - (burst_cpu - cpu0), human - burst_moves
+    else:
+        burst_s, play_cpu, play_moves = elapsed, bot_cpu, human
     store = Path(args.db_dir or workdir) / "lama.db"
     ai = max(0, actions_in(store) - human) if args.bot == "lama" and not db else 0
     moves = max(human + ai, 1)
+    play_moves = max(play_moves + ai, 1)  # (AI seats play once the games have started)
     running = peak.get("running", 0)
     lags = [lag for g in games for lag in g.lag]
     return {
@@ -179,7 +198,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "ai_moves": ai,
         "hand_opens": stats.opens,
         "moves_per_second": round(moves / elapsed, 1),
-        "cpu_ms_per_move": round(1000 * bot_cpu / moves, 3),
+        "cpu_ms_per_move": round(1000 * play_cpu / play_moves, 3),
+        "cpu_ms_per_move_with_burst": round(1000 * bot_cpu / moves, 3),
+        "burst_s": round(burst_s, 1),
         "bot_cpu_percent": round(100 * bot_cpu / elapsed),
         "rest_calls_per_move": round(rest / moves, 2),
         "p50_ms": round(percentile(stats.play, 0.50) * 1000, 1),

@@ -17,6 +17,20 @@ PR_SET_PDEATHSIG = 1
 CORES = sorted(os.sched_getaffinity(0))  # before pinning ourselves: each run pins anew
 
 
+SPEEDUPS = ("orjson", "uvloop")
+
+
+def leave_out(workdir: Path, modules: tuple[str, ...]) -> str:
+    """A directory that, first on PYTHONPATH, makes importing each of ``modules`` fail."""
+    if not modules:
+        return ""
+    hidden = workdir / "left-out"
+    hidden.mkdir(exist_ok=True)
+    for name in modules:
+        (hidden / f"{name}.py").write_text(f'raise ImportError("{name} left out by bot_load")\n')
+    return str(hidden)
+
+
 def rss_kb(pid: int | list[int]) -> int:
     if isinstance(pid, list):
         return sum(rss_kb(p) for p in pid)
@@ -78,8 +92,13 @@ async def start_bot(
     """``python -m bot`` (or, with ``args.bot == "baseline"``, the minimal bot) on the fake."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
     url = f"http://127.0.0.1:{port}"
+    baseline = getattr(args, "bot", "lama") == "baseline"
+    # left out: discord.py as `pip install discord.py` gives it for the baseline (no orjson,
+    # no uvloop); for lama, what --without names (to measure what a speed-up saves)
+    hidden = leave_out(workdir, SPEEDUPS if baseline else tuple(args.without or ()))
     env.update({
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(filter(None, [hidden, str(ROOT),
+                                                    os.environ.get("PYTHONPATH")])),
         "DISCORD_TOKEN": TOKEN, "LAMA_DB": str(Path(args.db_dir or workdir) / "lama.db"),
         "LAMA_SEED": args.seed, "LAMA_AI_DELAY": "0", "LAMA_GUILD_READY_TIMEOUT": "0.1",
         "LAMA_DISCORD_URL": url, "LAMA_LOG_LEVEL": "WARNING",
@@ -87,7 +106,7 @@ async def start_bot(
     })
     if db:
         env["LAMA_DB"] = db
-    if getattr(args, "bot", "lama") == "baseline":
+    if baseline:
         command = [sys.executable, str(ROOT / "benchmarks" / "load" / "baseline.py")]
     else:
         shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard)] + (
