@@ -215,12 +215,12 @@ def table_message(
     lines.append("")
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
-    names = [s.name for s in view.seats]
+    names = tuple(s.name for s in view.seats)
     log: list[str] = []
     for event in reversed(recent):  # the last five that say something
         if len(log) == LOG_LINES:
             break
-        if text := event_text(tr, event, names):
+        if text := log_line(tr, event, names):
             log.insert(0, text)
     if log:
         embed.add_field(name=tr("Last moves"), value=clip("\n".join(log), FIELD_VALUE),
@@ -239,6 +239,20 @@ def table_message(
     buttons = Components([[button(custom_id("hand", game), clip(tr("My hand"), BUTTON_LABEL),
                                   PRIMARY, "🃏")]])
     return Payload(content=content, embed=embed, view=buttons, mention=mention)
+
+
+_LOG_LINES: dict[tuple[str, Event, tuple[str, ...]], str | None] = {}
+
+
+def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None:
+    """An event's line in the table's log: each is shown in up to five table edits, so it is
+    written once (per language and names)."""
+    key = (tr.language, event, names)
+    if key not in _LOG_LINES:
+        if len(_LOG_LINES) > 20_000:
+            _LOG_LINES.clear()
+        _LOG_LINES[key] = event_text(tr, event, names)
+    return _LOG_LINES[key]
 
 
 # ---- a player's hand -----------------------------------------------------------------
