@@ -145,7 +145,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             limited0 = (fake.pacing.stats.limited + fake.pacing.stats.global_limited
                         if fake.pacing else 0)
             rest0 = requests["rest"]
-            queued0, own_queued0 = runqueue_seconds(pids), runqueue_seconds(os.getpid())
+            queued0 = runqueue_seconds(pids)
+            own_queued0 = runqueue_seconds(os.getpid(), children=False)
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
             burst = asyncio.create_task(after_the_burst(games, pids, stats))
@@ -159,7 +160,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             elapsed = time.perf_counter() - t0
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
             queued = runqueue_seconds(pids) - queued0
-            own_queued = runqueue_seconds(os.getpid()) - own_queued0
+            own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
             rest = requests["rest"] - rest0
             routes = {k: v for k, v in requests.items() if " " in k}
             waited = (fake.pacing.clock.real(fake.pacing.stats.wait - wait0)
@@ -212,6 +213,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
         "bucket_wait_ms_per_move": round(1000 * waited / moves, 2),
         "rate_limited_429s": limited,
+        "429s_by_bucket": (dict(fake.pacing.stats.by_bucket) if fake.pacing else {}),
         "failed_interactions": len(fake.failures) - failures_before,
         "errors": len(stats.errors),
         "fake_cpu_percent": round(100 * own_cpu / elapsed),

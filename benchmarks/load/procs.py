@@ -27,7 +27,8 @@ def leave_out(workdir: Path, modules: tuple[str, ...]) -> str:
     hidden = workdir / "left-out"
     hidden.mkdir(exist_ok=True)
     for name in modules:
-        (hidden / f"{name}.py").write_text(f'raise ImportError("{name} left out by bot_load")\n')
+        (hidden / f"{name}.py").write_text(
+            f'raise ModuleNotFoundError("{name} left out by bot_load")\n')
     return str(hidden)
 
 
@@ -63,12 +64,12 @@ def cpu_seconds(pid: int | list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def runqueue_seconds(pid: int | list[int]) -> float:
+def runqueue_seconds(pid: int | list[int], children: bool = True) -> float:
     """Time the threads of ``pid`` (and its children) spent runnable but waiting for a CPU
     (``/proc/*/task/*/schedstat``): on a shared machine, what the others cost the bot."""
     roots = pid if isinstance(pid, list) else [pid]
     family = set(roots)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for stat in Path("/proc").glob("[0-9]*/stat") if children else ():
         with contextlib.suppress(OSError, ValueError, IndexError):
             if int(stat.read_text().rsplit(")", 1)[1].split()[1]) in family:
                 family.add(int(stat.parent.name))
