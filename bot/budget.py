@@ -9,10 +9,9 @@ served, and a channel's owed messages wait for their slot *before* they are draw
 (:meth:`Budget.slot`, used by bot/outbox.py): the edit then shows the latest state, and the
 moves made while it waited are merged into it (the outbox keeps only the newest table).
 
-A channel's messages also share a bucket Discord does not publish; bot libraries observe
-5 per 5 seconds (:data:`CHANNEL_LIMIT`), which :meth:`Budget.slot` keeps to for the owed
-messages, so they wait before they are drawn rather than inside discord.py after. Whatever the
-real buckets are, discord.py still honours the rate-limit headers of every answer.
+A channel's message edits also share a bucket whose size Discord gives only in each
+answer's headers; :meth:`Budget.slot` waits while discord.py has learnt that the channel's
+bucket is spent, so an owed table is drawn after that wait rather than before it.
 """
 
 from __future__ import annotations
@@ -20,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import discord
+
 PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
 BURST = 5
-CHANNEL_LIMIT = (5, 5.0)  # requests per seconds, per channel (observed, not documented)
 EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's global limit
 
 _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", default=False)
@@ -36,12 +35,13 @@ class Budget:
     """Slots for the bot's global rate limit, handed out in order."""
 
     def __init__(self, per_second: float = PER_SECOND, burst: int = BURST,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 http: discord.http.HTTPClient | None = None) -> None:
         self.interval = 1.0 / per_second
         self.burst = burst
         self.clock = clock
+        self.http = http
         self._next = -float("inf")
-        self._channels: dict[int, deque[float]] = {}
         self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
 
     def _reserve(self) -> float:
@@ -60,23 +60,33 @@ class Budget:
     async def slot(self, channel_id: int) -> None:
         """Wait for this channel's next request (its bucket, then the global budget); the next
         request of this task then goes at once (it is paid for)."""
-        limit, window = CHANNEL_LIMIT
-        recent = self._channels.setdefault(channel_id, deque(maxlen=limit))
-        now = self.clock()
-        if len(recent) == limit and now - recent[0] < window:
-            wait = window - (now - recent[0])
+        wait = self._channel_wait(channel_id)
+        if wait > 0:
             self.waited += wait
             await asyncio.sleep(wait)
         await self.take()
-        recent.append(self.clock())
         _prepaid.set(True)
+
+    def _channel_wait(self, channel_id: int) -> float:
+        """How long discord.py would hold an edit in this channel: its bucket for the route,
+        as the last answers' headers described it (0 when spent buckets are not known).
+        (discord.py keeps these in its HTTP client; read, never changed.)"""
+        if self.http is None:
+            return 0.0
+        route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                                   channel_id=channel_id, message_id=0)
+        try:
+            known = self.http._bucket_hashes.get(route.key) or route.key
+            bucket = self.http._buckets.get(f"{known}:{route.major_parameters}")
+            if bucket is None or bucket.remaining > 0 or bucket.expires is None:
+                return 0.0
+            return max(0.0, bucket.expires - asyncio.get_running_loop().time())
+        except AttributeError:  # another discord.py: rely on its own waiting
+            return 0.0
 
     def settle(self) -> None:
         """The owed message was delivered (or needed no request): nothing is paid for any more."""
         _prepaid.set(False)
-
-    def forget(self, channel_id: int) -> None:
-        self._channels.pop(channel_id, None)
 
     def wrap(self, request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         """discord.py's ``HTTPClient.request``, each counted request taking a slot first."""

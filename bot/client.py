@@ -73,7 +73,7 @@ class LamaBot(commands.AutoShardedBot):
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         # one budget for every request Discord's global limit counts (bot/budget.py)
-        self.budget = Budget()
+        self.budget = Budget(http=self.http)
         self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
         self.sessions.outbox.pacer = self.budget
         self.resuming: asyncio.Task[None] | None = None
