@@ -198,6 +198,8 @@ class Players:
         if reply is None or reply.message is None:
             return False
         lobby = reply.message
+        while lobby.loading:  # a deferred answer ("thinking…"): the lobby comes with its edit
+            await game.changed()
         for guest in guests:
             if await self.timed(partial(guest.click, lobby, "Join"), burst) is None:
                 return False
