@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         plans.append({"bot": "lama", "processes": args.processes})
     if not args.no_baseline:
         plans.append({"bot": "baseline", "processes": 1, "hard_ais": 0})
+    store = {} if args.no_store else store_figures()  # (first: a failure costs no run)
     load = os.getloadavg()
     with contextlib.ExitStack() as stack:
         server = args.pg
@@ -148,8 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["baseline_cpu_ms_per_move"] = base["cpu_ms_per_move"]
         summary["ratio_to_baseline"] = round(ours["cpu_ms_per_move"]
                                              / max(base["cpu_ms_per_move"], 1e-9), 2)
-    if not args.no_store:
-        summary.update(store_figures())
+    summary.update(store)
     summary["load_average"] = [round(x, 2) for x in (load + os.getloadavg())]
     if args.json:
         print(json.dumps({**summary, "runs": runs}))
