@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.sessions import Sessions, Status
+from bot.policies import make_sessions
+from bot.sessions import Status
 from bot.store import SqliteStore
 from game import ActionType
 
@@ -36,7 +37,7 @@ async def one_game(path: Path, actions: int, synchronous: str) -> dict[str, floa
     store = SqliteStore(str(path))
     store.synchronous = synchronous
     await store.open()
-    sessions = Sessions(store, ai_delay=0, seed="store-growth")
+    sessions = make_sessions(store, ai_delay=0, seed="store-growth")
     try:
         session = await sessions.open(1, 2, (1, "host"), "classic", {"target": 500}, None,
                                       turn_timeout=0)

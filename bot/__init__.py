@@ -1,11 +1,25 @@
 """The bot process: settings, sessions, store, i18n.
 
-``create_bot`` builds exactly what ``python -m bot`` runs.
+``create_bot`` (from :mod:`bot.app`, the composition root) builds exactly what
+``python -m bot`` runs. It is imported on first use, so that importing a module of
+bot/ never imports the cogs above it (or discord.py).
 """
 
 from __future__ import annotations
 
-from bot.client import create_bot
+from typing import TYPE_CHECKING, Any
+
 from bot.settings import Settings
 
+if TYPE_CHECKING:
+    from bot.app import create_bot
+
 __all__ = ["Settings", "create_bot"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_bot":
+        from bot.app import create_bot
+
+        return create_bot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

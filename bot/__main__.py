@@ -20,7 +20,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import create_bot
+from bot.app import create_bot
 from bot.loop import run_loop
 from bot.settings import Settings, point_at
 from bot.store import StoreError

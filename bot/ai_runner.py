@@ -1,13 +1,13 @@
-"""AI seats: build a player for a seat, and let AIs act by themselves after a delay.
+"""AI turns: the AIs of a session act by themselves, one step after a delay.
 
-A seat's difficulty picks the AI: ``easy`` = ``random``, ``normal`` =
-``heuristic`` (also for a human's seat an AI plays while they are away),
-``hard`` = the ``hard`` search. Easy and normal decide in microseconds to a
-few milliseconds, in the bot's process. A player that searches (``thinks``)
-decides in a process pool (``LAMA_AI_WORKERS`` processes), so its tenth of a
-second of CPU never holds up the event loop: other channels' clicks are
-answered meanwhile. Its decision is a pure function of its seed and the view,
-so where it runs does not change what it plays.
+A policy over sessions (it imports :mod:`bot.sessions`, never the reverse): the
+sessions wake it after each publish (:class:`bot.sessions.AiTurns`). Easy and
+normal players (bot/ai_players.py) decide in microseconds to a few milliseconds,
+in the bot's process. A player that searches (``thinks``) decides in a process
+pool (``LAMA_AI_WORKERS`` processes), so its tenth of a second of CPU never holds
+up the event loop: other channels' clicks are answered meanwhile. Its decision is
+a pure function of its seed and the view, so where it runs does not change what it
+plays.
 """
 
 from __future__ import annotations
@@ -17,68 +17,13 @@ import concurrent.futures
 import logging
 import multiprocessing
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Protocol
 
-from game import Action, PlayerView, rng
-
-if TYPE_CHECKING:
-    from bot.sessions import Session, Sessions
+from bot.ai_players import Player, make_player, thinks
+from bot.ai_players import RandomLegal as RandomLegal  # (re-exported, as it was defined here)
+from bot.sessions import Session, Sessions
+from game import Action, PlayerView
 
 log = logging.getLogger(__name__)
-
-AI_NAME = "heuristic"
-DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "hard"}
-"""Seat difficulty -> the game.ai player; a seat without one (older sessions) is normal."""
-HARD_ITERATIONS = 32
-HARD_BUDGET = 0.12
-"""Seconds a hard AI may think per decision (it stops after the world it is on)."""
-
-
-class Player(Protocol):
-    """What game.ai's players offer."""
-
-    def choose(self, view: PlayerView) -> Action: ...
-
-
-class RandomLegal:
-    """Fallback player: a seeded random legal action (used if game.ai is missing)."""
-
-    def __init__(self, seed: int | str) -> None:
-        self._random = rng.chooser(seed, "bot-fallback")
-
-    def choose(self, view: PlayerView) -> Action:
-        return self._random.choice(view.legal)
-
-
-def ai_name(difficulty: str | None) -> str:
-    """The game.ai player of a difficulty (``None`` or unknown: normal)."""
-    return DIFFICULTIES.get(difficulty or "normal", AI_NAME)
-
-
-def make_player(seed: int | str, difficulty: str | None = None) -> Player:
-    """The engine's AI for ``difficulty``, or the random fallback if game.ai is not available."""
-    name = ai_name(difficulty)
-    try:
-        from game import ai
-    except ImportError:
-        return RandomLegal(seed)
-    find = getattr(ai, "find", None)
-    if find is None:
-        return RandomLegal(seed)
-    try:
-        player: Player = find(name)(seed)
-    except (KeyError, ValueError, LookupError):
-        log.warning("game.ai has no %r player; using random legal moves", name)
-        return RandomLegal(seed)
-    if hasattr(player, "budget"):
-        player.iterations = HARD_ITERATIONS  # type: ignore[attr-defined]
-        player.budget = HARD_BUDGET  # type: ignore[attr-defined]
-    return player
-
-
-def thinks(player: Player) -> bool:
-    """Whether ``player`` searches (decides in the pool) rather than answering at once."""
-    return hasattr(player, "budget")
 
 
 class AiRunner:

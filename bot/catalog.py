@@ -42,18 +42,18 @@ TITLES = "rule set title"  # a comment, not a context: titles are plain msgids
 
 def command_entries() -> list[tuple[str, str, str]]:
     """``(msgctxt, msgid, where)`` of the loaded command tree (every cog loaded, no login)."""
-    from bot.client import LamaBot
+    from bot.app import create_bot
     from bot.command_i18n import command_strings, make_translatable
     from bot.settings import Settings
-    from cogs import EXTENSIONS
 
     async def walk() -> list[tuple[str, str, str]]:
-        bot = LamaBot(Settings(_env_file=None, lama_db=":memory:"))  # type: ignore[call-arg]
-        for extension in EXTENSIONS:
+        bot = create_bot(Settings(_env_file=None, lama_db=":memory:"))  # type: ignore[call-arg]
+        names = bot.wiring.names
+        for extension in names:
             await bot.load_extension(extension)
         make_translatable([bot.lama])
         entries = list(command_strings([bot.lama]))
-        for extension in reversed(EXTENSIONS):
+        for extension in reversed(names):
             await bot.unload_extension(extension)
         return entries
 

@@ -1,4 +1,9 @@
-"""``create_bot(settings)``: the bot ``python -m bot`` runs, and tests start against the fake."""
+"""The Discord client: a store, the channel sessions, start-up and shutdown.
+
+It knows nothing of the cogs above it (bot/ stays below cogs/): what they add (extensions,
+the dynamic items that route clicks, the refusal of a failed command) comes in as
+:class:`Wiring`. ``bot.app.create_bot`` (the composition root) wires the two.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,9 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,8 +26,8 @@ from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
 from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import LANGUAGE_SETTING
+from bot.policies import make_sessions
 from bot.restore import restore_sessions, resume
-from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.shards import IdentifyGate
 from bot.store import Store
@@ -46,11 +54,22 @@ def intents() -> discord.Intents:
     return result
 
 
+@dataclass(frozen=True)
+class Wiring:
+    """What the layer above adds to the bot: discord.py extensions (loaded in order), the
+    dynamic items that route clicks, and the answer to a command that failed."""
+
+    names: Sequence[str] = ()
+    dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
+    on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
+
+
 class LamaBot(commands.AutoShardedBot):
     """The bot: a store, the channel sessions, and the ``/lama`` command group."""
 
     def __init__(
-        self, settings: Settings, store: Store | None = None, clock: Clock | None = None
+        self, settings: Settings, store: Store | None = None, clock: Clock | None = None,
+        wiring: Wiring | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -66,10 +85,11 @@ class LamaBot(commands.AutoShardedBot):
         self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or make_store(settings.lama_db)
         self.leases = make_leases(settings.lama_db)
-        self.sessions = Sessions(self.store, ai_delay=settings.lama_ai_delay,
-                                 seed=settings.lama_seed, clock=clock,
-                                 ai_workers=settings.lama_ai_workers)
-        self.sessions.timers.ping_delay = settings.lama_ping_delay
+        self.sessions = make_sessions(self.store, ai_delay=settings.lama_ai_delay,
+                                      seed=settings.lama_seed, clock=clock,
+                                      ai_workers=settings.lama_ai_workers,
+                                      ping_delay=settings.lama_ping_delay)
+        self.wiring = wiring or Wiring()
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         # one budget for every request Discord's global limit counts (bot/budget.py)
@@ -81,20 +101,18 @@ class LamaBot(commands.AutoShardedBot):
         self._lease_watch: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        from cogs import EXTENSIONS
-        from cogs.buttons import DYNAMIC_ITEMS
-        from cogs.replies import refuse
-
+        wiring = self.wiring
         await self.store.open()
         # no other process may serve our shards' sessions while we do (bot/leases.py)
         await self.leases.acquire(self.shard_plan)
         self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
         await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING)
-        for extension in EXTENSIONS:
+        for extension in wiring.names:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.tree.error(refuse)
+        self.add_dynamic_items(*wiring.dynamic_items)
+        if wiring.on_error is not None:
+            self.tree.error(wiring.on_error)
         await install_command_translations(self.tree)
         await self.resume_sessions()
         if self.settings.lama_sync_commands:
@@ -197,10 +215,3 @@ async def _bounded(tasks: list[asyncio.Task[object]] | list[asyncio.Future[None]
     _, pending = await asyncio.wait(tasks, timeout=SHUTDOWN_WAIT)
     if pending:
         log.warning("stopping without waiting longer for %s", what)
-
-
-def create_bot(
-    settings: Settings, store: Store | None = None, clock: Clock | None = None
-) -> LamaBot:
-    """The ready-to-start bot (``await bot.start(token)``)."""
-    return LamaBot(settings, store, clock)

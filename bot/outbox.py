@@ -26,12 +26,10 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot import faults
-
-if TYPE_CHECKING:
-    from bot.sessions import Change, Session
+from bot.session_state import Change, Status
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +84,21 @@ class Pacer(Protocol):
     def settle(self) -> None: ...
 
 
+class Served(Protocol):
+    def get(self, channel_id: int) -> object: ...
+
+
+class Owing(Protocol):
+    """A session as the outbox sees it (:class:`bot.sessions.Session` is one; the outbox
+    sits below the sessions and does not import them)."""
+
+    guild_id: int
+    channel_id: int
+    version: int
+    status: Status
+    sessions: Served  # the live sessions: the one ``channel_id`` serves may be another
+
+
 class OutboxStore(Protocol):
     async def owed(self) -> list[Owed]: ...
     def note_delivered(self, item: Owed) -> None: ...
@@ -93,15 +106,13 @@ class OutboxStore(Protocol):
     async def flush_notes(self) -> None: ...
 
 
-Composer = Callable[["Session", "list[Change]"], list[Owed]]
-Courier = Callable[[Owed, "Session | None"], Awaitable["int | None"]]
-GoneHandler = Callable[[int, "Session | None", BaseException], Awaitable[None]]
+Composer = Callable[["Owing", "list[Change]"], list[Owed]]
+Courier = Callable[[Owed, "Owing | None"], Awaitable["int | None"]]
+GoneHandler = Callable[[int, "Owing | None", BaseException], Awaitable[None]]
 
 
-def default_compose(session: Session, changes: list[Change]) -> list[Owed]:
+def default_compose(session: Owing, changes: list[Change]) -> list[Owed]:
     """Without the Discord side (unit tests, benchmarks): owe the session's message only."""
-    from bot.sessions import Status
-
     key = "lobby" if session.status is Status.LOBBY else "table"
     return [Owed(session.guild_id, session.channel_id, STATE, key, session.version)]
 
@@ -116,7 +127,7 @@ class Outbox:
         self.on_gone: GoneHandler | None = None
         self.pacer: Pacer | None = None  # waits for Discord's limits before an item is drawn
         self._queues: dict[int, list[Owed]] = {}
-        self._sessions: dict[int, Session] = {}
+        self._sessions: dict[int, Owing] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._in_flight: dict[int, Owed] = {}
         self._retries: dict[int, int] = {}
@@ -126,7 +137,7 @@ class Outbox:
         self.closing = False
 
     # ---- committing ------------------------------------------------------
-    def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
+    def compose(self, session: Owing, changes: list[Change]) -> list[Owed]:
         """What this change owes. A state item replaces the older one of its key: it takes
         over an undelivered repost (and its nonce: one post, whoever makes it); an older one
         under delivery right now is spared in the store, so a crash redelivers both in order
@@ -147,7 +158,7 @@ class Outbox:
         return items
 
     def committed(
-        self, session: Session | None, channel_id: int, items: Iterable[Owed], *, end: bool = False
+        self, session: Owing | None, channel_id: int, items: Iterable[Owed], *, end: bool = False
     ) -> None:
         """``items`` are in the store now: queue them (state items replace their older self).
 
@@ -177,7 +188,7 @@ class Outbox:
         if not any(q.kind == STATE and q.key == item.key for q in queue):
             queue.insert(0, item)
 
-    def refresh(self, session: Session, key: str) -> None:
+    def refresh(self, session: Owing, key: str) -> None:
         """Owe ``key`` again without a write (after a restart: bring the message up to date)."""
         queue = self._queues.setdefault(session.channel_id, [])
         self._sessions[session.channel_id] = session
@@ -192,7 +203,7 @@ class Outbox:
             if item.id not in known and owns(item.guild_id):
                 self._queues.setdefault(item.channel_id, []).append(item)
 
-    def attach(self, session: Session) -> None:
+    def attach(self, session: Owing) -> None:
         self._sessions[session.channel_id] = session
 
     def owed_channels(self) -> list[int]:

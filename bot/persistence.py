@@ -11,15 +11,13 @@ undone in memory by reloading the session from the store.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from bot.errors import SaveFailed
-from bot.outbox import Write
-from bot.timers import TimerState
-from game import Action, Event, EventKind, Game, from_dict, to_dict
-
-if TYPE_CHECKING:
-    from bot.sessions import Change, Seat, Session, Sessions, Status
+from bot.outbox import Outbox, Write
+from bot.session_state import Change, Seat, Status, TimerState
+from bot.store import Store
+from game import Action, Event, EventKind, Game, from_dict, to_dict, visible_to
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +25,22 @@ RECENT = 8  # public events the table shows
 SNAPSHOT_FORMAT = 1
 
 
+class Keeper(Protocol):
+    """What a session's store half uses of :class:`bot.sessions.Sessions` (which is one)."""
+
+    store: Store
+    outbox: Outbox
+
+    def observe(self, session: Any) -> None: ...
+    def forget(self, session: Any) -> None: ...
+    def adopt(self, session: Any) -> None: ...
+
+
 class Persistence:
     """The store side of a session (mixed into :class:`bot.sessions.Session`)."""
 
     if TYPE_CHECKING:
-        sessions: Sessions
+        sessions: Keeper
         guild_id: int
         channel_id: int
         host_id: int
@@ -63,7 +72,7 @@ class Persistence:
     ) -> None:
         """Bump the version and commit: a snapshot, or one move row (``move``: seat, action)."""
         self.version += 1
-        self.sessions.timers.observe(self)  # new deadlines are saved with the change
+        self.sessions.observe(self)  # new deadlines are saved with the change
         await self.save(move=move, snapshot=snapshot)
 
     async def save(
@@ -72,8 +81,6 @@ class Persistence:
     ) -> None:
         """Commit the session as it is now (the caller holds the lock); ``owe``: with the
         messages the change owes (a shutdown's checkpoint owes none)."""
-        from bot.sessions import Status
-
         write = Write(self.guild_id, self.channel_id)
         if snapshot or self.status is Status.LOBBY:
             write.snapshot = self.snapshot()
@@ -97,9 +104,6 @@ class Persistence:
 
     async def _reload(self) -> None:
         """Make memory what the store holds (after a failed commit)."""
-        from bot.restore import public_history
-        from bot.sessions import Session, Status
-
         try:
             data = await self.sessions.store.session(self.guild_id, self.channel_id)
         except Exception:
@@ -110,7 +114,7 @@ class Persistence:
             self.status = Status.ABANDONED
             self.sessions.forget(self)
             return
-        stored = Session.restore(self.sessions, data)
+        stored = type(self).restore(self.sessions, data)
         for name in ("seats", "status", "game", "version", "players", "timers", "game_id",
                      "lobby_message_id", "table_message_id", "started_at"):
             setattr(self, name, getattr(stored, name))
@@ -165,11 +169,9 @@ class Persistence:
         }
 
     @classmethod
-    def restore(cls, sessions: Sessions, data: dict[str, Any]) -> Session:  # type: ignore[misc]
+    def restore(cls, sessions: Keeper, data: dict[str, Any]) -> Self:
         """Rebuild a session from :meth:`snapshot` and the move rows after it (``moves``):
         the game from (record, seed) by replay."""
-        from bot.sessions import Seat, Status
-
         session = cls(
             sessions,
             data["guild_id"],
@@ -210,3 +212,16 @@ class Persistence:
                 seat.away = i in meta.get("away", ())
             session._make_players()
         return session
+
+
+def public_history(session: Persistence) -> list[Event]:
+    """The public events of the game so far (the table's recent lines), rebuilt by replay."""
+    if session.game is None:
+        return []
+    record = from_dict(to_dict(session.game))
+    game = Game(record.variant, record.players, record.options, seed=session.seed,
+                chance=record.rounds)
+    events = list(game.opening_events)
+    for seat, action in record.actions:
+        events.extend(game.apply(seat, action))
+    return visible_to(events, None)

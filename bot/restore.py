@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.persistence import public_history
 from bot.sessions import Session, Sessions, Status
-from game import Event, Game, from_dict, to_dict, visible_to
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +60,3 @@ async def resume(sessions: Sessions, restored: list[Session]) -> None:
     for session in restored:
         if sessions.get(session.channel_id) is session:
             sessions.ai.wake(session)
-
-
-def public_history(session: Session) -> list[Event]:
-    """The public events of the game so far (the table's recent lines), rebuilt by replay."""
-    if session.game is None:
-        return []
-    record = from_dict(to_dict(session.game))
-    game = Game(record.variant, record.players, record.options, seed=session.seed,
-                chance=record.rounds)
-    events = list(game.opening_events)
-    for seat, action in record.actions:
-        events.extend(game.apply(seat, action))
-    return visible_to(events, None)

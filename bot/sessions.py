@@ -18,18 +18,24 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from typing import Protocol
 
-from bot.ai_runner import AiRunner, Player, make_player
+from bot.ai_players import Player, make_player
 from bot.clock import Clock, SystemClock
 from bot.errors import BotError, NoGame, NotAllowed, NotAMove, NotSeated, StaleButton
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_
 from bot.outbox import Outbox, Write
 from bot.persistence import Persistence
+from bot.session_state import (
+    Change,
+    Seat,
+    Status,
+    TimerState,
+    require_turn_timeout,
+    server_turn_timeout,
+)
 from bot.store import SeatResult, Store
-from bot.timers import TimerState, Watchdog, require_turn_timeout, server_turn_timeout
 from game import Action, Event, EventKind, Game, PlayerView, player_view, rng
 from game.errors import MalformedRecord
 
@@ -42,36 +48,6 @@ SHORT_ID = 12
 MAX_NAME = 32
 """A seat's name is cut to Discord's longest display name, so every label built from it fits."""
 ROUND_EDGES = (EventKind.ROUND_OVER, EventKind.ROUND_STARTED, EventKind.GAME_OVER)
-
-
-class Status(Enum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"
-
-
-@dataclass
-class Seat:
-    """A seat: a Discord user, or an AI (``user_id`` None, or ``away``: an AI plays for them)."""
-
-    user_id: int | None
-    name: str
-    away: bool = False  # the user left or timed out; /lama hand takes the seat back
-    difficulty: str | None = None  # an AI seat's: easy, normal, hard (None: normal)
-
-    @property
-    def is_ai(self) -> bool:
-        return self.user_id is None or self.away
-
-
-@dataclass(frozen=True)
-class Change:
-    """One accepted action's events, and the public view just before it (for round summaries)."""
-
-    events: list[Event]
-    before: PlayerView | None = None
-    note: tuple[str, dict[str, Any]] | None = None  # a public note it owes (kind, params)
 
 
 @dataclass
@@ -102,7 +78,7 @@ class Session(Persistence):
                                                  compare=False)
     _views_of: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
-    timers: TimerState = field(default_factory=TimerState)  # bot/timers.py; saved
+    timers: TimerState = field(default_factory=TimerState)  # bot/session_state.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ---- questions -------------------------------------------------------
@@ -322,25 +298,58 @@ class Session(Persistence):
             if s.is_ai
         }
 
+
+class AiTurns(Protocol):
+    """What the sessions ask of AI turns (bot/ai_runner.py's AiRunner, wired as ``ai``)."""
+
+    async def choose(self, player: Player, view: PlayerView) -> Action: ...
+    def wake(self, session: Session) -> None: ...  # after a publish: play if an AI is to act
+    def cancel(self, channel_id: int) -> None: ...
+    async def close(self) -> None: ...
+
+
+class Timers(Protocol):
+    """What the sessions ask of the timers (bot/timers.py's Watchdog, wired as ``timers``)."""
+
+    def observe(self, session: Session) -> None: ...  # a change, in the lock, before its save
+    def arm(self, session: Session) -> None: ...  # after a publish or a restore
+    def cancel(self, channel_id: int) -> None: ...
+    async def close(self) -> None: ...
+
+
+class Unattended:
+    """No policies (a session read and tested alone): AIs choose only when asked, no timers."""
+
+    async def choose(self, player: Player, view: PlayerView) -> Action:
+        return player.choose(view)
+
+    def _nothing(self, _: object) -> None:
+        """Nothing to do without the policy."""
+
+    observe = wake = arm = cancel = _nothing
+
+    async def close(self) -> None:
+        """Nothing to stop."""
+
+
 class Sessions:
-    """The sessions of every channel this process serves."""
+    """The sessions of every channel this process serves.
+
+    Policies over them (AI turns, timers) depend on this module, not the reverse: the
+    sessions call them through :class:`AiTurns` and :class:`Timers` (none by default;
+    :func:`bot.policies.make_sessions` wires both).
+    """
 
     def __init__(
-        self,
-        store: Store,
-        *,
-        ai_delay: float,
-        seed: str | None,
-        clock: Clock | None = None,
-        ai_workers: int = 1,
+        self, store: Store, *, seed: str | None, clock: Clock | None = None
     ) -> None:
         self.store = store
         self.guild_settings = GuildSettings(store)  # bot/guild_settings.py
         self.seed = seed
         self._by_channel: dict[int, Session] = {}
-        self.ai = AiRunner(self, ai_delay, ai_workers)
+        self.ai: AiTurns = Unattended()
         self.clock: Clock = clock or SystemClock()
-        self.timers = Watchdog(self, self.clock)
+        self.timers: Timers = Unattended()
         self.outbox = Outbox(store)
         self.followers: list[Callable[[Session], Awaitable[object]]] = []  # after publish
 
@@ -400,6 +409,10 @@ class Sessions:
         """Serve a session rebuilt from the store (bot.restore, at start-up)."""
         self._by_channel.setdefault(session.channel_id, session)
         self.timers.arm(session)  # deadlines saved before the restart run on
+
+    def observe(self, session: Session) -> None:
+        """``session`` changed (lock held, not yet saved): the timers bring theirs up to date."""
+        self.timers.observe(session)
 
     def forget(self, session: Session) -> None:
         if self._by_channel.get(session.channel_id) is session:

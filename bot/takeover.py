@@ -1,6 +1,7 @@
 """Session changes made by the bot rather than a player: defaults, AI take-over, abandoning.
 
-Each takes the session's lock and re-checks the state it was called for (a
+A policy over sessions (it imports :mod:`bot.sessions`, never the reverse). Each
+takes the session's lock and re-checks the state it was called for (a
 player may have acted in between), exactly like the player-facing methods of
 :class:`bot.sessions.Session`, and saves the session before returning.
 """
@@ -8,16 +9,14 @@ player may have acted in between), exactly like the player-facing methods of
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.ai_runner import make_player
+from bot.ai_players import make_player
 from bot.defaults import continues_turn, default_action
 from bot.errors import BotError
 from bot.i18n import N_
+from bot.sessions import Change, Session, Status
 from game import ActionType, Event, player_view
-
-if TYPE_CHECKING:
-    from bot.sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +36,6 @@ def _hand_over(session: Session, seat: int) -> None:
 
 def _touch_table(session: Session) -> None:
     """Queue an empty change: the commit owes a redrawn table (who plays, who is pinged)."""
-    from bot.sessions import Change
-
     session.pending.append(Change([]))
 
 
@@ -50,8 +47,6 @@ async def apply_default(
     Returns the events and whether the seat was handed to an AI, or None when the
     turn is not the one that timed out any more.
     """
-    from bot.sessions import Status
-
     async with session.lock:
         game, state = session.game, session.timers
         if (not _alive(session) or session.status is not Status.PLAYING or game is None
@@ -82,8 +77,6 @@ async def apply_default(
             if state.timeouts[seat] >= hand_over_after:
                 _hand_over(session, seat)
                 _touch_table(session)
-            from bot.sessions import Change
-
             session.pending.append(Change([], note=("timed_out", {
                 "seat": seat, "events": events, "handed_over": session.seats[seat].away})))
             await session._changed()
@@ -95,8 +88,6 @@ async def mark_reminded(session: Session, seat: int | None = None,
     """Note that this turn's ping went out (it is not sent twice, even after a restart);
     with ``ping``, commit the ping for ``seat`` with it (``seconds_left``: None without a
     turn timer)."""
-    from bot.sessions import Change
-
     async with session.lock:
         if not _alive(session):
             return False
@@ -123,8 +114,6 @@ async def hand_to_ai(session: Session, user_id: int) -> int:
 
 async def take_back(session: Session, user_id: int) -> bool:
     """``/lama hand`` by a player whose seat an AI plays: they play again. False if it was not."""
-    from bot.sessions import Status
-
     async with session.lock:
         seat = session.seat_of(user_id)
         if seat is None or session.status is not Status.PLAYING or not session.seats[seat].away:
@@ -140,8 +129,6 @@ async def take_back(session: Session, user_id: int) -> bool:
 
 async def expire_lobby(session: Session) -> bool:
     """Close a lobby nobody started. False if it is no lobby any more."""
-    from bot.sessions import Status
-
     async with session.lock:
         if not _alive(session) or session.status is not Status.LOBBY:
             return False
@@ -155,8 +142,6 @@ async def abandon(session: Session, note: tuple[str, dict[str, Any]] | None = No
 
     False if the session had already ended.
     """
-    from bot.sessions import Change, Status
-
     async with session.lock:
         if not _alive(session) or session.status not in (Status.LOBBY, Status.PLAYING):
             return False

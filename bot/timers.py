@@ -1,6 +1,8 @@
 """Nobody can freeze a game: turn timers, lobby expiry and idle abandonment.
 
-Each session carries a :class:`TimerState` (saved in its snapshot, so deadlines
+A policy over sessions (it imports :mod:`bot.sessions`, never the reverse: the
+sessions call it through :class:`bot.sessions.Timers`). Each session carries a
+:class:`~bot.session_state.TimerState` (saved in its snapshot, so deadlines
 survive a restart). :meth:`Watchdog.observe` updates it on every change of the
 session, before the session is saved; :meth:`Watchdog.arm` runs one task per
 session that sleeps (on the injectable :class:`~bot.clock.Clock`) until the next
@@ -10,7 +12,8 @@ deadline and then fires it:
 - remind: the one ping policy: once a human's turn has waited ``ping_delay`` seconds
   (``LAMA_PING_DELAY``, default 10; at most half the turn timeout) without them acting,
   one short public message mentions that player (the table itself never pings: it is
-  edited in place, and Discord pings on new messages only);
+  edited in place, and Discord pings on new messages only); at once if their hand
+  message cannot follow the game (never opened, or its token is too old: ``hand_until``);
 - turn: at the deadline the rule set's default action (bot/defaults.py); a seat
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
@@ -22,119 +25,36 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from bot import takeover
 from bot.clock import Clock
-from bot.errors import BotError
-from bot.i18n import N_
-from bot.store import Store
+
+# the turn timer's data and checks live with the session's data; re-exported here
+from bot.session_state import DEFAULT_TURN_TIMEOUT as DEFAULT_TURN_TIMEOUT
+from bot.session_state import MAX_TURN_TIMEOUT as MAX_TURN_TIMEOUT
+from bot.session_state import MIN_TURN_TIMEOUT as MIN_TURN_TIMEOUT
+from bot.session_state import TURN_TIMEOUT_SETTING as TURN_TIMEOUT_SETTING
+from bot.session_state import TimerState as TimerState
+from bot.session_state import require_turn_timeout, server_turn_timeout
+from bot.session_state import valid_turn_timeout as valid_turn_timeout
+from bot.sessions import Session, Sessions, Status
 
 if TYPE_CHECKING:
-    from bot.sessions import Session, Sessions
     from game import Event
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TURN_TIMEOUT = 120
-MIN_TURN_TIMEOUT = 30
-MAX_TURN_TIMEOUT = 3600
 LOBBY_TTL = 10 * 60.0
 IDLE_TTL = 30 * 60.0
 DEFAULT_PING_DELAY = 10.0  # seconds a human's turn waits before one ping
 HAND_OVER_AFTER = 2  # timeouts in a row before an AI takes the seat
-TURN_TIMEOUT_SETTING = "turn_timeout"
 
 
-def valid_turn_timeout(seconds: int) -> bool:
-    """0 (no turn timer) or MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT seconds."""
-    if type(seconds) is not int:  # a forged option of another type
-        return False
-    return seconds == 0 or MIN_TURN_TIMEOUT <= seconds <= MAX_TURN_TIMEOUT
-
-
-def require_turn_timeout(seconds: int) -> int:
-    """``seconds`` if valid, else a clear refusal (nothing is changed)."""
-    if not valid_turn_timeout(seconds):
-        raise BotError(N_("A turn timeout is 0 (no timer) or {low} to {high} seconds."),
-                       low=MIN_TURN_TIMEOUT, high=MAX_TURN_TIMEOUT)
-    return seconds
-
-
-async def server_turn_timeout(store: Store, guild_id: int) -> int:
-    """The server's turn timeout (``/lama config turn_timeout``), or the default."""
-    value = await store.guild_setting(guild_id, TURN_TIMEOUT_SETTING)
-    try:
-        seconds = int(value) if value is not None else DEFAULT_TURN_TIMEOUT
-    except ValueError:
-        return DEFAULT_TURN_TIMEOUT
-    return seconds if valid_turn_timeout(seconds) else DEFAULT_TURN_TIMEOUT
-
-
-@dataclass
-class TimerState:
-    """A session's timers; plain data so the snapshot can hold it."""
-
-    turn_timeout: int = DEFAULT_TURN_TIMEOUT  # seconds; 0: no turn timer
-    opened_at: float | None = None
-    last_human_at: float | None = None
-    turn_seat: int | None = None  # the human whose turn is being timed
-    turn_key: int | None = None  # len(game.history) when that turn began
-    turn_started: float | None = None
-    reminded: bool = False
-    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
-    seen: int | None = None  # actions already looked at (None: all of them, after a restore)
-    defaulting: bool = False  # the watchdog is acting for a player (not saved)
-
-    def ping_at(self, delay: float) -> float | None:
-        """When this turn's one ping is due: ``delay`` after it began, at most half-way."""
-        if self.turn_started is None or self.turn_seat is None:
-            return None
-        if self.turn_timeout > 0:
-            delay = min(delay, self.turn_timeout / 2)
-        return self.turn_started + delay
-
-    @property
-    def deadline(self) -> float | None:
-        """When the bot plays for the human to act (None: no turn timer, or an AI's turn)."""
-        if self.turn_started is None or self.turn_seat is None or self.turn_timeout <= 0:
-            return None
-        return self.turn_started + self.turn_timeout
-
-    def clear_turn(self) -> None:
-        self.turn_seat = self.turn_key = self.turn_started = None
-        self.reminded = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "turn_timeout": self.turn_timeout,
-            "opened_at": self.opened_at,
-            "last_human_at": self.last_human_at,
-            "turn_seat": self.turn_seat,
-            "turn_key": self.turn_key,
-            "turn_started": self.turn_started,
-            "reminded": self.reminded,
-            "timeouts": {str(k): v for k, v in self.timeouts.items()},
-            "seen": self.seen,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> TimerState:
-        """The saved state (``None``, from a snapshot older than timers: fresh timers)."""
-        if not data:
-            return cls()
-        return cls(
-            turn_timeout=int(data.get("turn_timeout", DEFAULT_TURN_TIMEOUT)),
-            opened_at=data.get("opened_at"),
-            last_human_at=data.get("last_human_at"),
-            turn_seat=data.get("turn_seat"),
-            turn_key=data.get("turn_key"),
-            turn_started=data.get("turn_started"),
-            reminded=bool(data.get("reminded", False)),
-            timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
-            seen=data.get("seen"),
-        )
+HandUntil = Callable[["Session", int], "float | None"]
+"""When a seat's open hand stops following the game (None: no open hand)."""
 
 
 class Announcer(Protocol):
@@ -167,6 +87,7 @@ class Watchdog:
         self.clock = clock
         self.ping_delay = ping_delay
         self.announcer: Announcer | None = None
+        self.hand_until: HandUntil | None = None  # set by the table cog (cogs/hands.py)
         self._watches: dict[int, _Watch] = {}
 
     async def configure(self, session: Session, seconds: int | None) -> None:
@@ -182,8 +103,6 @@ class Watchdog:
     # ---- bookkeeping (synchronous: called inside the session's lock) -------
     def observe(self, session: Session) -> None:
         """Bring ``session.timers`` up to date after a change; then (re)arm the task."""
-        from bot.sessions import Status
-
         state, now = session.timers, self.clock.now()
         if state.opened_at is None:
             state.opened_at = now
@@ -209,8 +128,6 @@ class Watchdog:
 
     def next_due(self, session: Session) -> tuple[float, str] | None:
         """The next deadline of ``session`` and what it is, or None."""
-        from bot.sessions import Status
-
         state = session.timers
         due: list[tuple[float, str]] = []
         if session.status is Status.LOBBY and state.opened_at is not None:
@@ -220,7 +137,10 @@ class Watchdog:
                 due.append((state.last_human_at + IDLE_TTL, "idle"))
             if state.deadline is not None:
                 due.append((state.deadline, "turn"))
-            ping_at = state.ping_at(self.ping_delay)
+            until, followed = None, self.hand_until is not None
+            if self.hand_until is not None and state.turn_seat is not None:
+                until = self.hand_until(session, state.turn_seat)
+            ping_at = state.ping_at(self.ping_delay, until, followed)
             if not state.reminded and ping_at is not None:
                 due.append((ping_at, "remind"))
         return min(due) if due else None

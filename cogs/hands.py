@@ -76,8 +76,17 @@ class LiveHands:
         hand = self._hands.get((channel_id, user_id))
         return hand is not None and self.clock.now() - hand.clicked_at < TOKEN_TTL
 
+    def until(self, channel_id: int, user_id: int | None, game_id: str) -> float | None:
+        """Until when this player's open hand of ``game_id`` follows the game (None: it
+        does not: never opened, another game's, or its token spent)."""
+        hand = self._hands.get((channel_id, user_id)) if user_id is not None else None
+        if hand is None or hand.game_id != game_id:
+            return None
+        return hand.clicked_at + TOKEN_TTL
+
     async def follow(self, session: Session, render: Render) -> int:
-        """Edit every live hand of ``session`` whose shape changed; the number edited."""
+        """Edit every live hand of ``session`` whose shape changed; the number edited (a hand
+        that could not be edited is dropped: the caller re-arms the ping, bot/timers.py)."""
         lock = self._locks.setdefault(session.channel_id, asyncio.Lock())
         edited = 0
         async with lock:

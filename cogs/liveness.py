@@ -64,7 +64,10 @@ def note_payload(
         user_id = session.seats[params["seat"]].user_id
         if user_id is None:
             return None
-        if params.get("seconds") is None:  # no turn timer
+        seconds = params.get("seconds")
+        if seconds is None or seconds >= session.timers.turn_timeout - 1:
+            # no turn timer, or pinged at once (their hand cannot show the turn coming):
+            # the table shows the deadline counting down
             return Payload(content=tr("⏰ <@{user}>, it is your turn.", user=user_id),
                            mention=user_id)
         return Payload(content=tr.plural(

@@ -20,6 +20,7 @@ from .base import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    DISCORD_EPOCH_MS,
     EMBED_LINKS,
     MANAGE_CHANNELS,
     MANAGE_MESSAGES,
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
     from .model import TextChannel
 
 NONCE_WINDOW = 120.0
+OLD_MESSAGE_AGE = 3600.0  # seconds: edits to a message this old are counted...
+OLD_EDITS_PER_HOUR = 5  # ...and refused past this many in an hour (the fake's choice)
+TOO_OLD_TO_EDIT = 30046
 
 
 def snowflake(value: str, field: str = "id") -> int:
@@ -283,10 +287,24 @@ class ChannelRoutes:
             raise ApiError(400, ARCHIVED_THREAD, "Thread is archived")
         body = await read_body(request, self.fake)
         check_message(body, create=False, current_flags=msg.flags)
+        self._count_old_edit(msg)
         self.fake.record_lint(request, message_lint(body, "channel-edit"))
         msg.apply(self._drop_embeds(channel, body))
         self.fake.publish_update(msg)
         return json_response(msg.payload())
+
+    def _count_old_edit(self, msg: Message) -> None:
+        """Discord limits edits to messages older than an hour: past the limit, 429 30046
+        (without ``Via``: discord.py raises it instead of waiting). Ages are read on the
+        fake's clock (``fake.clock.advance`` ages every message)."""
+        now_ms = self.fake.clock.now_ms()
+        if now_ms - DISCORD_EPOCH_MS - (msg.id >> 22) < OLD_MESSAGE_AGE * 1000:
+            return
+        recent = [t for t in self.fake.old_edits.get(msg.id, []) if now_ms - t < 3600_000]
+        if len(recent) >= self.fake.old_edit_limit:
+            raise ApiError(429, TOO_OLD_TO_EDIT, "Maximum number of edits to messages older "
+                           "than 1 hour reached. Try again later")
+        self.fake.old_edits[msg.id] = [*recent, now_ms]
 
     async def delete_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

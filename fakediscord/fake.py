@@ -17,6 +17,7 @@ import yarl
 from aiohttp import web
 
 from .base import DEFAULT_PERMISSIONS, Clock, FakeDiscordError, Notifier, Snowflakes
+from .channels import OLD_EDITS_PER_HOUR
 from .driver import Driver
 from .faults import Fault
 from .gateway import Gateway
@@ -99,6 +100,8 @@ class FakeDiscord:
             pacing = Pacing(scale=float(pacing))
         self.pacing: Pacing | None = pacing
         self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.old_edit_limit = OLD_EDITS_PER_HOUR  # edits per hour to an hour-old message
+        self.old_edits: dict[int, list[int]] = {}  # message id -> times (ms) of those edits
         self.dropped_embeds = 0
         self.emojis: dict[int, dict[str, Any]] = {}
         self.faults: list[Fault] = []

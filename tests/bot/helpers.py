@@ -90,12 +90,14 @@ async def play_out(
     choose: Chooser = first_button,
     max_steps: int = 3000,
     keep_open: bool = False,
+    hands: dict[int, Message] | None = None,
 ) -> Message:
     """Humans open My hand when it is their turn and click until the game ends; returns the
     standings. ``keep_open``: a player keeps the hand message they opened and waits for it to
-    offer their moves (the bot edits it when their turn comes) instead of pressing My hand."""
+    offer their moves (the bot edits it when their turn comes) instead of pressing My hand;
+    ``hands``: those already open (user id -> hand), kept up to date."""
     seen: list[tuple[int, int]] = []
-    hands: dict[int, Message] = {}
+    hands = hands if hands is not None else {}
 
     def changed() -> Turn | None:
         turn = current(channel)

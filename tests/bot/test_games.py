@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +11,8 @@ import pytest
 from babel.lists import format_list
 
 from tests.bot.conftest import World
-from tests.bot.helpers import is_final, is_table, play_out
+from tests.bot.helpers import play_out
 from tests.bot.leaks import check_no_leaks
-from tests.bot.traffic import traffic
 
 ROOT = Path(__file__).resolve().parents[2]
 PACE = 20.0
@@ -93,48 +91,3 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
         assert text.index(human_winners[0]) < text.index(
             "ben" if human_winners[0] == "ana" else "ana"
         ), "the human winner ranks first"
-
-
-TRAFFIC: list[tuple[str, dict]] = []
-"""Per counted game: what it cost in Discord traffic (printed by the terminal summary)."""
-
-
-@pytest.mark.slow  # a whole classic game of three humans
-async def test_three_humans_keep_the_channel_calm(world: World) -> None:
-    """One table message per round, edited in place; nobody is pinged by a table; humans that
-    act at once are never pinged (bot.timers pings after LAMA_PING_DELAY); no 429s."""
-    start = len(world.fake.entries)
-    lobby = (await world.ana.slash(world.table, "lama start", variant="classic",
-                                   target=12)).message
-    assert lobby is not None
-    await world.ben.click(lobby, "Join")
-    await world.cleo.click(lobby, "Join")
-    await world.ana.click(lobby, "Start")
-    final = await play_out(world.fake, world.table, world.members, keep_open=True)
-    game_id = next(b for b in final.buttons
-                   if b.custom_id.startswith("lama:v2:rematch:")).custom_id.rsplit(":", 1)[1]
-    stored = await world.bot.store.game(world.guild.id, game_id)
-    assert stored is not None
-    rounds = len(stored["record"]["rounds"])
-    counts = traffic(world.fake, start)
-    pacing = world.fake.pacing
-    assert pacing is not None
-    counts.update(rounds=rounds, wait_discord_s=pacing.summary()["wait_discord_s"])
-    TRAFFIC.append(("classic, 3 humans", counts))
-    print(f"\ntraffic of a 3-human classic game: {counts}")
-    assert counts["429s"] == 0
-    assert counts["my_hand"] <= 3, "one My hand click per human: the open hand follows"
-    assert counts["creates"] <= 3 * rounds + 2, counts  # + the lobby and the standings
-    assert counts["deletes"] <= rounds, counts
-    tables = [m for m in world.table.messages if is_table(m) or is_final(m)]
-    assert not any("⏰" in m.content for m in world.table.messages), "nobody waited 10 s"
-    for entry in world.fake.entries[start:]:
-        body = entry.get("body")
-        if (entry["kind"] == "rest" and isinstance(body, dict) and "allowed_mentions" in body
-                and "it is your turn" in (body.get("content") or "")):
-            assert not body["allowed_mentions"].get("users"), "a table never pings"
-    assert tables
-    shown = [entry["body"].get("content") or "" for entry in world.fake.entries[start:]
-             if entry["kind"] == "rest" and isinstance(entry.get("body"), dict)]
-    assert any(re.search(r"it is your turn \(the bot plays for you <t:\d+:R>\)", c)
-               for c in shown), "the table shows the turn's deadline"

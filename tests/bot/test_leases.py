@@ -92,7 +92,7 @@ async def test_an_expired_sqlite_lease_is_taken_over(tmp_path: Path) -> None:
 
 
 async def test_a_bot_whose_lease_is_lost_stops_serving(tmp_path: Path) -> None:
-    from bot.client import create_bot
+    from bot import create_bot
     from fakediscord import FakeDiscord
     from tests.bot.conftest import make_settings
 

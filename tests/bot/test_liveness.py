@@ -115,20 +115,39 @@ def posted_body(fake: FakeDiscord, content: str) -> dict[str, Any]:
 
 
 async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: Club) -> None:
-    await club.start_game()
+    """ana never opened her hand: pinged at once; ben's is open: pinged after the delay.
+    Each ping is folded into a line without the mention once that turn is over."""
     reminder = club.channel.wait_for_message(is_note("⏰"))
-    club.advance(DEFAULT_PING_DELAY)
+    await club.start_game()
     note = await reminder
-    assert f"<@{club.ana.id}>" in note.content and "110 seconds" in note.content
-    assert f"<@{club.ben.id}>" not in note.content
+    assert note.content == f"⏰ <@{club.ana.id}>, it is your turn.", "at once: no hand open"
     mentions = posted_body(club.fake, note.content)["allowed_mentions"]
     assert [int(u) for u in mentions["users"]] == [club.ana.id] and not mentions["parse"]
+    hand = await club.ben.slash(club.channel, "lama hand")  # ben keeps his hand open
+    assert hand.ephemeral
     timed_out = club.channel.wait_for_message(is_note("ran out of time"))
-    club.advance(120 - DEFAULT_PING_DELAY)
-    note = await timed_out
-    assert "ana quit the round" in note.content
-    assert "AI" not in note.content, "once is not twice"
+    club.advance(120)
+    out = await timed_out
+    assert "ana quit the round" in out.content and "AI" not in out.content, "once, not twice"
+    await club.fake.notifier.wait_for(lambda: "turn is over" in note.content or None, WAIT,
+                                      "ana's ping folded")
+    assert note.content == "⏰ ana was pinged; that turn is over." and not note.deleted, (
+        "never a ghost ping")
     await club.turn_of(club.ben)
+    assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0
+    later = club.channel.wait_for_message(is_note("⏰ <@"))
+    club.advance(DEFAULT_PING_DELAY)
+    ping = await later
+    assert f"<@{club.ben.id}>" in ping.content and "110 seconds" in ping.content
+    await club.act(club.ben, "Quit")  # alone in the round, he ends it
+    await club.fake.notifier.wait_for(lambda: "played" in ping.content or None, WAIT,
+                                      "ben's ping folded")
+    assert ping.content == "⏰ ben was pinged, then played."
+    assert ping.id in {m.id for m in club.channel.messages}
+    edit = [e for e in club.fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
+            and e["path"].endswith(f"/messages/{ping.id}")][-1]
+    allowed = edit["body"]["allowed_mentions"]
+    assert not allowed.get("users") and "users" not in allowed["parse"], "it names nobody"
 
 
 async def test_twice_in_a_row_an_ai_takes_over_and_lama_hand_gives_it_back(club: Club) -> None:
@@ -175,7 +194,9 @@ async def test_timers_survive_a_restart(tmp_path: Path) -> None:
             club.advance(60)
             note = await timed_out
             assert "ana quit the round" in note.content
-            assert sum("⏰ <@" in m.content for m in channel.messages) == 1, "reminded once"
+            pings = [e for e in fake.entries if e["kind"] == "rest" and e["method"] == "POST"
+                     and "⏰ <@" in str((e.get("body") or {}).get("content"))]
+            assert len(pings) == 1, "reminded once"
             await club.turn_of(ben)
         assert not fake.failures and not fake.refusals
 
@@ -195,7 +216,9 @@ async def test_config_turn_timeout(club: Club) -> None:
     assert lobby is not None and "45 s per turn" in lobby.text
     await club.ben.click(lobby, "Join")
     await club.ana.click(lobby, "Start")
-    reminder = club.channel.wait_for_message(is_note("⏰"))
+    await club.ben.slash(club.channel, "lama hand")  # open: his ping waits 10 s
+    await club.act(club.ana, "Draw")
+    reminder = club.channel.wait_for_message(is_note("⏰ <@"))
     club.advance(DEFAULT_PING_DELAY)
     assert "35 seconds" in (await reminder).content  # the ping: 10 s into a 45 s turn
 
@@ -266,7 +289,9 @@ async def lost(bot: LamaBot) -> asyncio.Future[Any]:
 
 
 async def test_a_deleted_channel_ends_the_game(club: Club) -> None:
+    pinged = club.channel.wait_for_message(is_note("⏰ <@"))
     await club.start_game()
+    await pinged  # (ana never opened her hand: pinged at once)
     session = club.bot.sessions.get(club.channel.id)
     assert session is not None
     ended = await lost(club.bot)
@@ -279,13 +304,15 @@ async def test_a_deleted_channel_ends_the_game(club: Club) -> None:
 
 
 async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -> None:
+    pinged = club.channel.wait_for_message(is_note("⏰ <@"))
     await club.start_game()
+    await pinged  # (ana never opened her hand: pinged at once)
     session = club.bot.sessions.get(club.channel.id)
     assert session is not None
     await club.channel.set_permissions(club.guild.me, deny=SEND_MESSAGES)
     ended = await lost(club.bot)
     await club.act(club.ana, "Draw")  # the answer is fine; the table is edited in place
-    club.advance(DEFAULT_PING_DELAY)  # ben's ping is a new message: 403
+    club.advance(DEFAULT_PING_DELAY)  # ben's ping (at once: no hand open) is a new message: 403
     assert await ended is session
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)

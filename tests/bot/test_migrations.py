@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 import bot.store
+from bot.policies import make_sessions
 from bot.restore import restore_sessions
 from bot.schema import MIGRATIONS
-from bot.sessions import Session, Sessions, Status
+from bot.sessions import Session, Status
 from bot.store import SCHEMA_VERSION, SeatResult, SqliteStore, StoreError
 
 V1 = Path(__file__).parent / "data" / "schema_v1.db"
@@ -73,7 +74,7 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
 async def test_the_v1_running_game_is_restored(old_file: Path) -> None:
     store = SqliteStore(str(old_file))
     await store.open()
-    sessions = Sessions(store, ai_delay=0, seed=None)
+    sessions = make_sessions(store, ai_delay=0, seed=None)
     try:
         restored = await restore_sessions(sessions)
         assert [s.channel_id for s in restored] == [4243]
@@ -152,7 +153,7 @@ async def test_a_v2_file_is_migrated_and_its_game_goes_on_in_rows(v2_file: Path)
     before = rows(v2_file)
     store = SqliteStore(str(v2_file))
     await store.open()
-    sessions = Sessions(store, ai_delay=0, seed=None)
+    sessions = make_sessions(store, ai_delay=0, seed=None)
     try:
         assert await store.schema_version() == SCHEMA_VERSION == 3
         assert await store.integrity_check() == ["ok"]

@@ -10,6 +10,7 @@ import pytest
 from bot.backends import make_store
 from bot.errors import NotAllowed, StaleButton
 from bot.outbox import Owed, default_compose
+from bot.policies import make_sessions
 from bot.sessions import Change, Session, Sessions, Status
 from bot.takeover import hand_to_ai
 from game import EventKind, NotYourTurn, player_view, summary
@@ -22,7 +23,7 @@ ANA, BEN = 11, 12
 async def sessions(db_url: str):
     store = make_store(db_url)  # every test here runs on SQLite and on PostgreSQL
     await store.open()
-    manager = Sessions(store, ai_delay=0, seed="42")
+    manager = make_sessions(store, ai_delay=0, seed="42")
     yield manager
     await manager.close()
     await store.close()
@@ -121,3 +122,27 @@ def test_ai_seats_use_the_engines_heuristic_player() -> None:
     player = make_player("7:1")
     assert not isinstance(player, RandomLegal)
     assert type(player).__module__ == "game.ai.heuristic"
+
+
+async def test_sessions_alone_run_no_policy_and_ais_act_only_when_asked(db_url: str) -> None:
+    """Without the policies (bot/policies.py), sessions start no AI loop and no timer."""
+    store = make_store(db_url)
+    await store.open()
+    alone = Sessions(store, seed="42")
+    try:
+        session = await alone.open(GUILD, CHANNEL, (ANA, "ana"), "classic", {}, None)
+        await session.add_ai(ANA)
+        await session.join(BEN, "ben")
+        await session.leave(ANA)
+        await session.add_ai(BEN)
+        await session.start(BEN)
+        assert session.ai_to_act() is not None and session.game is not None
+        await alone.publish(session)
+        names = [t.get_name() for t in asyncio.all_tasks()]
+        assert not [n for n in names if n.startswith(("lama-ai-", "lama-timer-"))], names
+        assert session.game.history == [] and session.timers.opened_at is None
+        assert await session.ai_step()  # the session itself can still let an AI act
+        assert len(session.game.history) == 1
+    finally:
+        await alone.close()
+        await store.close()

@@ -19,6 +19,7 @@ from bot import takeover
 from bot.clock import ManualClock
 from bot.defaults import default_action
 from bot.outbox import Owed
+from bot.policies import make_sessions
 from bot.sessions import Session, Sessions, Status
 from bot.store import SqliteStore
 from bot.timers import DEFAULT_PING_DELAY, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
@@ -72,7 +73,7 @@ async def sessions(tmp_path: Path, clock: ManualClock, recorder: Recorder
                    ) -> AsyncIterator[Sessions]:
     store = SqliteStore(str(tmp_path / "lama.db"))
     await store.open()
-    manager = Sessions(store, ai_delay=0, seed="7", clock=clock)
+    manager = make_sessions(store, ai_delay=0, seed="7", clock=clock)
     manager.timers.announcer = recorder
     manager.outbox.courier = recorder.deliver
     yield manager
@@ -198,7 +199,7 @@ async def test_tutorial_default_only_draws_when_the_card_does_not_fit(
 ) -> None:
     store = SqliteStore(str(tmp_path / "other.db"))
     await store.open()
-    manager = Sessions(store, ai_delay=0, seed="0", clock=clock)
+    manager = make_sessions(store, ai_delay=0, seed="0", clock=clock)
     manager.timers.announcer = recorder
     try:
         session = await started(manager, "tutorial", rounds=2)
@@ -274,7 +275,7 @@ async def test_timer_state_is_in_the_snapshot_and_runs_on_after_restore(
     assert state.turn_seat == seat and state.reminded
     assert state.deadline == clock.now() + 60
     # a new process: the session rebuilt from the store, the same clock
-    manager = Sessions(sessions.store, ai_delay=0, seed="7", clock=clock)
+    manager = make_sessions(sessions.store, ai_delay=0, seed="7", clock=clock)
     manager.timers.announcer = recorder
     sessions.forget(session)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from fakediscord import FakeDiscord
@@ -10,14 +11,37 @@ from fakediscord import FakeDiscord
 CHANNEL_MESSAGES = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_MESSAGE = re.compile(r"^/channels/\d+/messages/\d+$")
 WEBHOOK = re.compile(r"^/webhooks/\d+/[^/]+")
+ROUND_TITLE = re.compile(r": round (\d+)$")
+
+
+def table_round(body: object) -> int | None:
+    """The round a table message shows (its embed's title ends with ``: round N``)."""
+    if not isinstance(body, dict):
+        return None
+    for embed in body.get("embeds") or []:
+        match = ROUND_TITLE.search(str(embed.get("title") or ""))
+        if match:
+            return int(match[1])
+    return None
+
+
+def standings(body: object) -> bool:
+    """A post of the final standings (it carries the Rematch button)."""
+    return isinstance(body, dict) and "lama:v2:rematch:" in str(body.get("components"))
 
 
 def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
-    """Counts over ``fake.entries[since:]``: clicks, My hand clicks, channel message creates,
-    edits and deletes, webhook (interaction token) edits, 429s, and the table's lag behind a
-    move (seconds from a click on a hand action to the next channel message write, p95)."""
+    """Counts over ``fake.entries[since:]``: clicks, My hand clicks (in all and per user),
+    channel message creates, edits and deletes in all and per round (a message belongs to
+    the round of the latest table written before it: a round's summary to that round; the
+    final standings are the game's, counted apart), webhook (interaction token) writes,
+    429s, and the table's lag behind a move (seconds from a click on a hand action to the
+    next channel message write, p95, real time)."""
     counts: dict[str, Any] = {"clicks": 0, "my_hand": 0, "creates": 0, "edits": 0,
                               "deletes": 0, "webhook": 0, "429s": 0}
+    by_user: Counter[str] = Counter()
+    rounds: dict[int, Counter[str]] = {}
+    current = 1
     lags: list[float] = []
     waiting: list[float] = []  # times of moves the table has not shown yet
     for entry in fake.entries[since:]:
@@ -26,18 +50,29 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
             counts["clicks"] += 1
             if entry["click"] == "My hand":
                 counts["my_hand"] += 1
+                by_user[entry["user"]] += 1
             else:
                 waiting.append(entry["time"])
         elif kind == "rest":
             method, path = entry["method"], entry["path"]
+            shown = table_round(entry.get("body"))
+            if shown is not None and method == "POST":
+                current = shown
+            what = None
             if method == "POST" and CHANNEL_MESSAGES.match(path):
-                counts["creates"] += 1
+                what = "creates"
             elif method == "PATCH" and CHANNEL_MESSAGE.match(path):
-                counts["edits"] += 1
+                what = "edits"
             elif method == "DELETE" and CHANNEL_MESSAGE.match(path):
-                counts["deletes"] += 1
+                what = "deletes"
             elif method in ("PATCH", "POST") and WEBHOOK.match(path):
                 counts["webhook"] += 1
+            if what == "creates" and standings(entry.get("body")):
+                counts["creates"] += 1
+                counts["standings"] = counts.get("standings", 0) + 1  # the game's, not a round's
+            elif what is not None:
+                counts[what] += 1
+                rounds.setdefault(current, Counter())[what] += 1
         elif kind == "rest-answer":
             if entry["status"] == 429:
                 counts["429s"] += 1
@@ -48,4 +83,6 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
                 waiting.clear()
     lags.sort()
     counts["table_lag_p95_s"] = round(lags[int(0.95 * (len(lags) - 1))], 3) if lags else None
+    counts["my_hand_by_user"] = dict(by_user)
+    counts["per_round"] = {n: dict(c) for n, c in sorted(rounds.items())}
     return counts

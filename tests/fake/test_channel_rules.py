@@ -194,3 +194,25 @@ async def test_discord_py_threads_and_application_emojis(env: Env) -> None:
         assert (await bot.fetch_application_emoji(emoji.id)).name == "lama"
         await emoji.delete()
         assert await bot.fetch_application_emojis() == []
+
+
+async def test_edits_to_an_hour_old_message_are_limited(env: Env) -> None:
+    """30046 (Discord's JSON error codes): past the limit, an hour-old message refuses edits,
+    answered 429 without ``Via`` (discord.py raises it); a younger message is not counted."""
+    path = "/channels/{channel}/messages/{message}"
+    for n in range(env.fake.old_edit_limit + 1):
+        assert (await env.call("PATCH", path, {"content": f"young {n}"})).status == 200
+    assert env.fake.old_edits == {}, "an hour-young message's edits are not counted"
+    env.fake.clock.advance(3600)
+    for n in range(env.fake.old_edit_limit):
+        assert (await env.call("PATCH", path, {"content": f"old {n}"})).status == 200
+    refused = await env.call("PATCH", path, {"content": "one too many"})
+    assert (refused.status, refused.code) == (429, 30046)
+    assert refused.body["message"].startswith("Maximum number of edits to messages older than")
+    assert "Via" not in refused.headers and env.message.content == f"old {n}"
+    env.fake.refusals.clear()
+    env.fake.clock.advance(3600)  # an hour later the count starts again
+    assert (await env.call("PATCH", path, {"content": "later"})).status == 200
+    fresh = await env.call("POST", "/channels/{channel}/messages", {"content": "new"})
+    assert (await env.call("PATCH", f"/channels/{{channel}}/messages/{fresh.body['id']}",
+                           {"content": "x"})).status == 200

@@ -1,0 +1,164 @@
+"""The plain data a session is made of: its status, seats, the changes it owes, its timers.
+
+It sits below :mod:`bot.sessions`, the session's store half (bot/persistence.py), the
+outbox and the policies over sessions (bot/timers.py, bot/takeover.py, bot/ai_runner.py),
+so each of them can import it without importing the others. ``bot.sessions`` and
+``bot.timers`` re-export these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from bot.errors import BotError
+from bot.i18n import N_
+from game import Event, PlayerView
+
+
+class Status(Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+@dataclass
+class Seat:
+    """A seat: a Discord user, or an AI (``user_id`` None, or ``away``: an AI plays for them)."""
+
+    user_id: int | None
+    name: str
+    away: bool = False  # the user left or timed out; /lama hand takes the seat back
+    difficulty: str | None = None  # an AI seat's: easy, normal, hard (None: normal)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None or self.away
+
+
+@dataclass(frozen=True)
+class Change:
+    """One accepted action's events, and the public view just before it (for round summaries)."""
+
+    events: list[Event]
+    before: PlayerView | None = None
+    note: tuple[str, dict[str, Any]] | None = None  # a public note it owes (kind, params)
+
+
+DEFAULT_TURN_TIMEOUT = 120
+MIN_TURN_TIMEOUT = 30
+MAX_TURN_TIMEOUT = 3600
+TURN_TIMEOUT_SETTING = "turn_timeout"
+
+
+def valid_turn_timeout(seconds: int) -> bool:
+    """0 (no turn timer) or MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT seconds."""
+    if type(seconds) is not int:  # a forged option of another type
+        return False
+    return seconds == 0 or MIN_TURN_TIMEOUT <= seconds <= MAX_TURN_TIMEOUT
+
+
+def require_turn_timeout(seconds: int) -> int:
+    """``seconds`` if valid, else a clear refusal (nothing is changed)."""
+    if not valid_turn_timeout(seconds):
+        raise BotError(N_("A turn timeout is 0 (no timer) or {low} to {high} seconds."),
+                       low=MIN_TURN_TIMEOUT, high=MAX_TURN_TIMEOUT)
+    return seconds
+
+
+class SettingStore(Protocol):
+    """The store's per-server settings (bot/store.py's ``Store``; not imported: it is above)."""
+
+    async def guild_setting(self, guild_id: int, key: str) -> str | None: ...
+
+
+async def server_turn_timeout(store: SettingStore, guild_id: int) -> int:
+    """The server's turn timeout (``/lama config turn_timeout``), or the default."""
+    value = await store.guild_setting(guild_id, TURN_TIMEOUT_SETTING)
+    try:
+        seconds = int(value) if value is not None else DEFAULT_TURN_TIMEOUT
+    except ValueError:
+        return DEFAULT_TURN_TIMEOUT
+    return seconds if valid_turn_timeout(seconds) else DEFAULT_TURN_TIMEOUT
+
+
+@dataclass
+class TimerState:
+    """A session's timers; plain data so the snapshot can hold it."""
+
+    turn_timeout: int = DEFAULT_TURN_TIMEOUT  # seconds; 0: no turn timer
+    opened_at: float | None = None
+    last_human_at: float | None = None
+    turn_seat: int | None = None  # the human whose turn is being timed
+    turn_key: int | None = None  # len(game.history) when that turn began
+    turn_started: float | None = None
+    reminded: bool = False
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
+    seen: int | None = None  # actions already looked at (None: all of them, after a restore)
+    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, nonce, message
+    table_posted: float | None = None  # when the table message was posted (edits age out)
+    defaulting: bool = False  # the watchdog is acting for a player (not saved)
+
+    def ping_at(self, delay: float, live_until: float | None = None,
+                followed: bool = False) -> float | None:
+        """When this turn's one ping is due: ``delay`` after it began, at most half-way.
+
+        ``followed``: the bot knows which hands are open (cogs/hands.py); a player whose
+        hand is not live (``live_until``: when its token stops being used, None: not open)
+        cannot see their turn come, so they are pinged at once, or when the token expires."""
+        if self.turn_started is None or self.turn_seat is None:
+            return None
+        if self.turn_timeout > 0:
+            delay = min(delay, self.turn_timeout / 2)
+        due = self.turn_started + delay
+        if followed:
+            due = max(self.turn_started, min(due, live_until if live_until is not None
+                                             else self.turn_started))
+        return due
+
+    @property
+    def deadline(self) -> float | None:
+        """When the bot plays for the human to act (None: no turn timer, or an AI's turn)."""
+        if self.turn_started is None or self.turn_seat is None or self.turn_timeout <= 0:
+            return None
+        return self.turn_started + self.turn_timeout
+
+    def clear_turn(self) -> None:
+        self.turn_seat = self.turn_key = self.turn_started = None
+        self.reminded = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn_timeout": self.turn_timeout,
+            "opened_at": self.opened_at,
+            "last_human_at": self.last_human_at,
+            "turn_seat": self.turn_seat,
+            "turn_key": self.turn_key,
+            "turn_started": self.turn_started,
+            "reminded": self.reminded,
+            "timeouts": {str(k): v for k, v in self.timeouts.items()},
+            "seen": self.seen,
+            "ping": self.ping,
+            "table_posted": self.table_posted,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TimerState:
+        """The saved state (``None``, from a snapshot older than timers: fresh timers)."""
+        if not data:
+            return cls()
+        return cls(
+            turn_timeout=int(data.get("turn_timeout", DEFAULT_TURN_TIMEOUT)),
+            opened_at=data.get("opened_at"),
+            last_human_at=data.get("last_human_at"),
+            turn_seat=data.get("turn_seat"),
+            turn_key=data.get("turn_key"),
+            turn_started=data.get("turn_started"),
+            reminded=bool(data.get("reminded", False)),
+            timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
+            seen=data.get("seen"),
+            ping=data.get("ping"),
+            table_posted=data.get("table_posted"),
+        )

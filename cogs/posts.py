@@ -1,0 +1,363 @@
+"""What the channel is shown: the outbox's composer and courier (bot/outbox.py).
+
+A committed change owes the table (one message per round, edited in place; posted
+anew at a new round, or when it is about an hour old: Discord limits edits to older
+messages, error 30046), the round summaries, notes and pings, the lobby, the final
+table and standings. A ping is never deleted: once its turn is over it is folded into
+a short line without the mention (no ghost notification).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import Translator
+from bot.outbox import EVENT, STATE, ChannelGone, Owed
+from bot.sessions import Change, Session, Status
+from cogs.buttons import RematchButton
+from cogs.common import public_tr
+from cogs.endings import final_standings, round_summary
+from cogs.liveness import channel_gone, lose_channel, note_payload
+from cogs.lobby import lobby_payload
+from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
+from cogs.render import Payload, table_message
+from cogs.wire import edit_message
+from game import EventKind, visible_to
+from game.record import to_dict
+
+if TYPE_CHECKING:
+    from bot.client import LamaBot
+
+log = logging.getLogger(__name__)
+
+TOO_OLD_TO_EDIT = 30046  # Discord: "Maximum number of edits to messages older than 1 hour"
+EDITABLE_FOR = 3600.0 - 60.0  # seconds: a table this old is posted anew rather than edited
+MAX_PINGS_KEPT = 1000
+
+
+class Posts:
+    """Composes what a change owes the channel, and delivers it."""
+
+    def __init__(self, bot: LamaBot) -> None:
+        self.bot = bot
+        self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
+
+    # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
+    def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
+        """The round summaries (rendered now: events are posted as committed), the table
+        (a state: rendered when delivered), the lobby, the final table and standings.
+
+        The table is one message per round, edited in place as moves land; it is posted
+        anew only at a new round (or when Discord refuses an edit past an hour)."""
+        tr = public_tr(session)
+        items: list[Owed] = []
+        repost = session.table_message_id is None
+        opening = False
+        closing: Payload | None = None  # the note a game's abandoned table shows
+        fold = fold_ping(tr, session)
+        if fold is not None:
+            items.append(self._owe(session, EVENT, "fold", fold))
+        for change in changes:
+            if change.note is not None:
+                note = note_payload(tr, session, *change.note)
+                if note is not None and change.note[0] in ("stopped", "idle"):
+                    closing = note
+                if note is not None and change.note[0] != "stopped":  # (stop: the answer)
+                    item = self._owe(session, EVENT, "note", payload_body(note))
+                    if change.note[0] == "remind":  # folded into an edit once they act
+                        item.body["ping"] = True
+                        session.timers.ping = {"seat": change.note[1]["seat"],
+                                               "key": session.timers.turn_key,
+                                               "nonce": item.nonce, "message": None}
+                    items.append(item)
+            session.note_public(visible_to(change.events, None))
+            opening = opening or (change.before is None and bool(change.events))
+            if change.before is not None and any(
+                e.kind is EventKind.ROUND_OVER for e in change.events
+            ):
+                summary = round_summary(tr, change.events, change.before, session.view(None),
+                                        change.before.round_no)
+                if summary is not None:
+                    items.append(self._owe(session, EVENT, "summary", payload_body(summary)))
+                repost = True
+        status = session.status
+        if status is Status.LOBBY:
+            answer, session.answer = session.answer, None
+            return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
+        if status is Status.ABANDONED:
+            if closing is None or session.game is None or session.table_message_id is None:
+                return [i for i in items if i.key != "fold"]  # (a lost channel: no edits)
+            users = [None if s.is_ai else s.user_id for s in session.seats]
+            closed = table_message(tr, session.view(None), session.short_id, users,
+                                   session.recent)
+            closed.content, closed.mention = closing.content, None
+            return [self._owe(session, STATE, "table", {
+                "final": payload_body(closed), "message_id": session.table_message_id,
+                "game_id": session.game_id}), *items]
+        if opening and status is Status.PLAYING:
+            items.append(self._owe(session, STATE, "lobby", {"closed": "started"}))
+        view = session.view(None)
+        users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
+        if status is Status.FINISHED:
+            payload = table_message(tr, view, session.short_id, users, session.recent)
+            payload.content = "🏁 " + tr("The game is over.")  # its buttons go too
+            payload.mention = None
+            items.append(self._owe(session, STATE, "table", {
+                "final": payload_body(payload), "message_id": session.table_message_id,
+                "game_id": session.game_id}))
+            end = final_standings(tr, view, session.game_id, users)
+            body = payload_body(end)
+            body["rematch"] = {"game_id": session.game_id, "label": tr("Rematch")}
+            if session.game is not None:  # the whole game, every hand: fine once it is over
+                body["record"] = {"name": f"lama-{session.game_id}.json",
+                                  "data": to_dict(session.game)}
+            if images_on(self.bot.sessions.guild_settings, session.guild_id):
+                body["chart"] = chart_body(tr, view)
+            items.append(self._owe(session, EVENT, "standings", body))
+            return items
+        if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
+            return items  # a ping changes nothing on the table
+        items.append(self._owe(session, STATE, "table", {
+            "repost": repost, "replaces": session.table_message_id}))
+        return items
+
+    @staticmethod
+    def _owe(session: Session, kind: str, key: str, body: dict[str, Any]) -> Owed:
+        return Owed(session.guild_id, session.channel_id, kind, key, session.version, body)
+
+    # ---- delivering (bot.outbox courier) ---------------------------------
+    def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def deliver(self, item: Owed, session: Session | None) -> int | None:
+        """Show ``item``; the id of the message it made or edited. A refused channel is gone."""
+        channel = self._channel(item.channel_id, item.guild_id)
+        try:
+            if item.kind == EVENT:
+                if item.key == "fold":
+                    return await self._fold(channel, item)
+                return await self._event(channel, item, session)
+            live = session if session is not None and self.bot.sessions.get(
+                item.channel_id) is session else None
+            if item.key == "table":
+                if item.body.get("final"):
+                    return await self._final_table(channel, item, session)
+                if live is not None and live.status is Status.PLAYING:
+                    return await self._table(channel, item, live)
+            elif item.key == "lobby" and live is not None:
+                return await self._lobby(channel, item, live)
+            return None  # the session ended meanwhile: nothing left to show
+        except discord.HTTPException as error:
+            if channel_gone(error):
+                raise ChannelGone(str(error)) from error
+            raise
+
+    async def _event(self, channel: discord.PartialMessageable, item: Owed,
+                     session: Session | None) -> int:
+        """A posted event; the final standings with their chart, or as text where the
+        channel refuses files (no Attach Files). A ping's message is kept to fold it."""
+        payload = event_payload(item.body)
+        record = item.body.get("record")
+        if record is not None and self._may_attach(item.channel_id):  # replayable with
+            data = json.dumps(record["data"], ensure_ascii=False).encode()  # python -m game
+            payload.files.append(discord.File(io.BytesIO(data), filename=record["name"]))
+        if item.body.get("chart") and self._may_attach(item.channel_id):
+            payload = await add_chart(payload, item.body["chart"])
+        try:
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        except discord.HTTPException as error:
+            if not payload.files or not refused_upload(error):
+                raise
+            log.info("no Attach Files in channel %s: standings as text", item.channel_id)
+            payload = without_files(event_payload(item.body))
+            message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        if item.body.get("ping"):
+            self._pings[item.nonce] = message.id
+            while len(self._pings) > MAX_PINGS_KEPT:
+                del self._pings[next(iter(self._pings))]
+            ping = session.timers.ping if session is not None else None
+            if ping is not None and ping.get("nonce") == item.nonce:
+                ping["message"] = message.id  # saved with the next write
+        return message.id
+
+    async def _fold(self, channel: discord.PartialMessageable, item: Owed) -> int | None:
+        """The pinged player's turn is over: their ping becomes a short line without the
+        mention (a ping is never deleted: Discord would leave a ghost notification)."""
+        fold = item.body["fold"]
+        message_id = fold.get("message") or self._pings.pop(fold.get("nonce"), None)
+        if message_id is None:
+            log.info("the ping to fold in channel %s is unknown; left as it is",
+                     item.channel_id)
+            return None
+        try:
+            await channel.get_partial_message(message_id).edit(
+                **payload_from_body(item.body).edit_kwargs())
+        except discord.NotFound:
+            log.info("the ping %s of channel %s is gone", message_id, item.channel_id)
+        return message_id
+
+    def _may_attach(self, channel_id: int) -> bool:
+        """Attach Files in this channel, as far as the cache knows (unknown: try, and fall
+        back to text on Discord's refusal)."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True
+        me = channel.guild.me
+        return me is None or channel.permissions_for(me).attach_files
+
+    async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
+                     ) -> int:
+        tr = public_tr(session)
+        users = [None if s.is_ai else s.user_id for s in session.seats]
+        payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
+                                session.timers.deadline)
+        old = session.table_message_id
+        # a repost owed before the previous one was delivered: that one is the new table
+        repost = item.body.get("repost") and (old is None or old == item.body.get(
+            "replaces", old))
+        posted = session.timers.table_posted
+        aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
+        if aged and not repost and old is not None:
+            log.info("the table of channel %s is an hour old; posting it again",
+                     session.channel_id)
+        elif not repost and old is not None:
+            try:
+                await edit_message(self.bot, item.channel_id, old, **payload.kwargs())
+                return old
+            except discord.NotFound:
+                log.info("the table of channel %s is gone; posting it again", session.channel_id)
+                old = None
+            except discord.HTTPException as error:
+                if error.code != TOO_OLD_TO_EDIT:
+                    raise
+                log.info("the table of channel %s is too old to edit; posting it again",
+                         session.channel_id)
+        sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
+        message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        session.table_message_id = message.id
+        session.timers.table_posted = sent_at  # saved with the next write
+        if stale(message, payload):  # the nonce returned a post made for an earlier state
+            await message.edit(**payload.kwargs())
+        if old is not None and old != message.id:
+            await self._retire(channel, old)
+        return message.id
+
+    async def _final_table(
+        self, channel: discord.PartialMessageable, item: Owed, session: Session | None
+    ) -> int | None:
+        payload = payload_from_body(item.body["final"])
+        payload.view = discord.ui.View()  # no buttons any more
+        message_id = item.body.get("message_id")
+        if session is not None and session.game_id == item.body.get("game_id"):
+            message_id = session.table_message_id or message_id  # newer: a repost under way
+        if message_id is None:
+            return None
+        try:
+            await channel.get_partial_message(message_id).edit(**payload.kwargs())
+        except discord.NotFound:
+            log.info("the finished table of channel %s is gone", item.channel_id)
+        return message_id
+
+    async def _lobby(self, channel: discord.PartialMessageable, item: Owed, session: Session
+                     ) -> int:
+        tr = public_tr(session)
+        closed = tr("The game has started: see the table below.") if item.body.get(
+            "closed") else None
+        payload = lobby_payload(tr, session, closed)
+        if session.lobby_message_id is None and item.body.get("answer"):
+            session.lobby_message_id = await self._answered(item.body["answer"])
+        if session.lobby_message_id is not None:
+            try:
+                await channel.get_partial_message(session.lobby_message_id).edit(
+                    **payload.kwargs())
+                return session.lobby_message_id
+            except discord.NotFound:
+                log.info("the lobby of channel %s is gone; posting it again", session.channel_id)
+        message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        session.lobby_message_id = message.id
+        return message.id
+
+    async def _answered(self, answer: list[Any]) -> int | None:
+        """The message that answered a new lobby's interaction before a crash, if any
+        (its token lives 15 minutes; an unanswered or expired one is a 404)."""
+        app_id, token = answer
+        route = discord.http.Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/"
+                                   "@original", webhook_id=app_id, webhook_token=token)
+        try:
+            data = await self.bot.http.request(route)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException:
+            log.info("could not look up the answer of a lobby", exc_info=True)
+            return None
+        return int(data["id"])
+
+    async def channel_lost(self, channel_id: int, session: Session | None,
+                           error: BaseException) -> None:
+        if session is not None:
+            await lose_channel(self.bot, session, error)
+
+    @staticmethod
+    async def _retire(channel: discord.PartialMessageable, message_id: int) -> None:
+        """An older table goes away so the current one stays near the bottom."""
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("could not delete the old table %s", message_id)
+
+
+def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
+    """What the turn's ping becomes once that turn is over (None: no ping to fold yet).
+
+    It says whether the player acted themselves or not (timed out, left, game ended)."""
+    ping, state = session.timers.ping, session.timers
+    if ping is None:
+        return None
+    seat, key = ping["seat"], ping["key"]
+    game = session.game
+    if (session.status is Status.PLAYING and game is not None
+            and (state.turn_seat, state.turn_key) == (seat, key)):
+        return None  # still their turn
+    state.ping = None
+    name = tr.name(session.seats[seat].name)
+    acted = (game is not None and key is not None and len(game.history) > key
+             and game.history[key][0] == seat and not state.defaulting)  # (the watchdog's)
+    text = tr("⏰ {name} was pinged, then played.", name=name) if acted else tr(
+        "⏰ {name} was pinged; that turn is over.", name=name)
+    body = payload_body(Payload(content=text))
+    body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    return body
+
+
+def stale(message: discord.Message, payload: Payload) -> bool:
+    """``message`` does not show ``payload`` (a post a crashed process made earlier)."""
+    shown = message.embeds[0].description if message.embeds else None
+    wanted = payload.embed.description if payload.embed is not None else None
+    return (message.content or None) != payload.content or shown != wanted
+
+
+def payload_body(payload: Payload) -> dict[str, Any]:
+    """A rendered message as plain data (kept in the outbox)."""
+    return {"content": payload.content, "mention": payload.mention,
+            "mentions": payload.mentions,
+            "embed": payload.embed.to_dict() if payload.embed is not None else None}
+
+
+def payload_from_body(body: dict[str, Any]) -> Payload:
+    embed = discord.Embed.from_dict(body["embed"]) if body.get("embed") else None
+    return Payload(content=body.get("content"), embed=embed, mention=body.get("mention"),
+                   mentions=list(body.get("mentions") or []))
+
+
+def event_payload(body: dict[str, Any]) -> Payload:
+    payload = payload_from_body(body)
+    rematch = body.get("rematch")
+    if rematch is not None:
+        payload.view = discord.ui.View(timeout=None)
+        payload.view.add_item(RematchButton(rematch["game_id"], rematch["label"]))
+    return payload

@@ -1,0 +1,178 @@
+"""The layers hold: game/ below bot/ below cogs/, and no import cycle among bot/ modules.
+
+Imports are read from the source (every ``import`` and ``from ... import`` anywhere in a
+file: at the top, inside functions, under ``if TYPE_CHECKING:``), so a deferred import
+cannot hide a cycle. Only :mod:`bot.app`, the composition root, wires bot/ and cogs/.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "cogs", "game")
+COMPOSITION_ROOT = "bot.app"
+FORBIDDEN_IN_GAME = ("bot", "cogs", "discord")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the project's packages, by dotted name."""
+    return {module_name(path): path for package in PACKAGES
+            for path in sorted((ROOT / package).rglob("*.py"))}
+
+
+def imported(name: str, source: str, known: set[str], is_package: bool = False
+             ) -> Iterator[tuple[str, int]]:
+    """``(module, line)`` of every import in ``source`` (module ``name``), wherever it is.
+
+    ``from package import name`` counts as importing ``package.name`` when that is a
+    module; relative imports are resolved against ``name``'s package (``name`` itself
+    when it ``is_package``: an ``__init__.py``).
+    """
+    package = name if is_package else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                yield (sub if sub in known else target), node.lineno
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """module -> {imported module (project modules and top-level others): line}."""
+    found = modules()
+    known = set(found)
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in found.items():
+        edges = graph.setdefault(name, {})
+        source = path.read_text(encoding="utf-8")
+        for target, line in imported(name, source, known, path.name == "__init__.py"):
+            edges.setdefault(target, line)
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components with more than one module, or a self-import."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, {}):
+            if nxt not in graph:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1 or node in graph.get(node, {}):
+                found.append(sorted(component))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * len(graph) + 100))
+    try:
+        for node in sorted(graph):
+            if node not in index:
+                visit(node)
+    finally:
+        sys.setrecursionlimit(limit)
+    return found
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+# ---- the checker can fail ------------------------------------------------------------
+
+def test_deferred_and_type_checking_imports_are_seen() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from bot.sessions import Session\n"
+        "def f():\n    from bot import takeover\n    import cogs.lobby\n"
+        "from . import clock\n"
+    )
+    known = {"bot.sessions", "bot.takeover", "bot.clock", "bot.timers", "cogs.lobby"}
+    assert {t for t, _ in imported("bot.timers", source, known)} == {
+        "typing", "bot.sessions", "bot.takeover", "cogs.lobby", "bot.clock"}
+
+
+def test_a_cycle_through_a_deferred_import_is_found() -> None:
+    graph = {"bot.a": {"bot.b": 1}, "bot.b": {"bot.c": 1}, "bot.c": {"bot.a": 9},
+             "bot.d": {"bot.a": 1}}
+    assert cycles(graph) == [["bot.a", "bot.b", "bot.c"]]
+    assert cycles({"bot.a": {"bot.b": 1}, "bot.b": {}}) == []
+
+
+# ---- the project's layers ------------------------------------------------------------
+
+def test_no_import_cycle_among_bot_modules() -> None:
+    graph = import_graph()
+    # cogs are followed too: a cycle bot -> cogs -> bot would also put bot/ above cogs/
+    bot_and_cogs = {name: edges for name, edges in graph.items()
+                    if within(name, "bot") or within(name, "cogs")}
+    found = [c for c in cycles(bot_and_cogs) if any(within(m, "bot") for m in c)]
+    assert found == [], "modules that import each other in a circle:\n" + "\n".join(
+        ", ".join(c) for c in found)
+
+
+def test_only_the_composition_root_imports_cogs() -> None:
+    graph = import_graph()
+    wrong = [f"{name} imports {target} (line {line})"
+             for name, edges in sorted(graph.items()) if within(name, "bot")
+             and name != COMPOSITION_ROOT
+             for target, line in edges.items() if within(target, "cogs")]
+    assert wrong == []
+    assert any(within(t, "cogs") for t in graph[COMPOSITION_ROOT]), "the root wires the cogs"
+
+
+def test_game_imports_neither_bot_nor_cogs_nor_discord() -> None:
+    graph = import_graph()
+    wrong = [f"{name} imports {target} (line {line})"
+             for name, edges in sorted(graph.items()) if within(name, "game")
+             for target, line in edges.items()
+             if any(within(target, banned) for banned in FORBIDDEN_IN_GAME)]
+    assert wrong == []
+
+
+def test_importing_the_bot_layer_loads_no_cog() -> None:
+    """Package ``__init__`` files run on import too: bot/ must not pull the cogs in."""
+    code = ("import sys, bot, bot.client, bot.sessions, bot.timers, bot.takeover, "
+            "bot.ai_runner, bot.restore\n"
+            "print(sorted(m for m in sys.modules if m == 'cogs' or m.startswith('cogs.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "[]"
