@@ -80,5 +80,24 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN table_message_id BIGINT;
     ALTER TABLE sessions ADD COLUMN lobby_message_id BIGINT;
     """,
-
+    # 4: skill ratings (bot/schema.py's 4)
+    """
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN place INTEGER;
+    ALTER TABLE results ADD COLUMN players INTEGER;
+    ALTER TABLE results ADD COLUMN mu DOUBLE PRECISION;
+    ALTER TABLE results ADD COLUMN sigma DOUBLE PRECISION;
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        variant TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, variant, user_id)
+    );
+    CREATE INDEX games_to_rate ON games (ended_at, guild_id, game_id)
+        WHERE rated = 0 AND status = 'finished';
+    """,
 )

@@ -4,8 +4,8 @@ Chosen by ``LAMA_DB=postgresql://...``. The tables and their meaning are SQLite'
 (bot/store.py), with PostgreSQL types; schema versions are numbered alike, kept in
 ``lama_schema`` and applied under an advisory lock, so processes starting together migrate
 once. Every write is one transaction on a pooled connection: processes write concurrently,
-each change lands whole or not at all, and nothing is read-modify-written (standings are
-counted from the result rows at read time), so no update is lost. Within a process, writes
+each change lands whole or not at all, and the only read-modify-write (a finished game's
+ratings, bot/ladder.py) locks the rows it changes, so no update is lost. Within a process, writes
 go one at a time (see :meth:`PgStore._in_transaction`). Which process may change
 a channel's session is settled by the shard leases (bot/leases.py), not here.
 """
@@ -21,9 +21,10 @@ from typing import Any
 
 import asyncpg
 
-from bot import faults
+from bot import faults, ladder
 from bot.outbox import STATE, Owed, Write
 from bot.pgschema import PG_MIGRATIONS
+from bot.results import PlayedGame
 from bot.store import END_FINISHED, END_STOPPED, SeatResult, Standing, StoreError
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,8 @@ MIGRATION_LOCK = 0x4C414D40  # advisory lock held while migrating
 RETRIES = 3  # attempts of a transaction PostgreSQL rolled back (deadlock, serialization)
 
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
-TABLES = ("games", "results", "guild_settings", "sessions", "app_state", "moves", "outbox")
+TABLES = ("games", "results", "guild_settings", "sessions", "app_state", "moves", "outbox",
+          "ratings")
 
 
 class PgStore:
@@ -83,6 +85,7 @@ class PgStore:
             for number in range(version, PG_SCHEMA_VERSION):
                 log.info("migrating the database to schema version %d", number + 1)
                 await conn.execute(PG_MIGRATIONS[number])
+            await ladder.rate_pending(ladder.PgSql(conn))  # games kept before ratings existed
             await conn.execute("DELETE FROM lama_schema")
             await conn.execute("INSERT INTO lama_schema (version) VALUES ($1)",
                                max(version, PG_SCHEMA_VERSION))
@@ -266,31 +269,18 @@ class PgStore:
         result["seats"] = json.loads(result["seats"])
         return result
 
-    async def standings(self, guild_id: int, variant: str | None = None) -> list[Standing]:
-        """The guild's players, best first (Wilson bound, then wins, then games)."""
-        query = (
-            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points, "
-            "(SELECT name FROM results r2 WHERE r2.guild_id = r.guild_id "
-            " AND r2.user_id = r.user_id ORDER BY id DESC LIMIT 1) AS name "
-            "FROM results r WHERE guild_id = $1"
-        )
-        params: list[Any] = [guild_id]
-        if variant is not None:
-            query += " AND variant = $2"
-            params.append(variant)
-        query += " GROUP BY guild_id, user_id"
+    async def standings(self, guild_id: int, variant: str) -> list[Standing]:
+        """The guild's players in ``variant``, best first by rating (bot/ladder.py)."""
         async with self.pool.acquire() as conn:
-            rows = await conn.fetch(query, *params)
-        standings = [Standing(r["user_id"], r["name"], r["games"], r["wins"], r["points"])
-                     for r in rows]
-        standings.sort(key=lambda s: (-s.rating, -s.wins, -s.games, s.name))
-        return standings
+            return await ladder.standings(ladder.PgSql(conn), guild_id, variant)
 
-    async def standing(
-        self, guild_id: int, user_id: int, variant: str | None = None
-    ) -> Standing | None:
-        return next((s for s in await self.standings(guild_id, variant) if s.user_id == user_id),
-                    None)
+    async def played_variants(self, guild_id: int) -> dict[str, int]:
+        async with self.pool.acquire() as conn:
+            return await ladder.played_variants(ladder.PgSql(conn), guild_id)
+
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+        async with self.pool.acquire() as conn:
+            return await ladder.player_games(ladder.PgSql(conn), guild_id, user_id)
 
     # ---- settings --------------------------------------------------------
     async def guild_setting(self, guild_id: int, key: str) -> str | None:
@@ -349,10 +339,12 @@ async def finish(
         json.dumps(game["record"]), json.dumps(game["seats"]),
         float(game.get("started_at", time.time())), time.time(), reason)
     rows = [(guild_id, game["game_id"], r.seat, r.user_id, r.name, game["variant"], r.points,
-             int(r.won)) for r in results or [] if r.user_id is not None]  # AIs count for nobody
+             int(r.won)) for r in results or [] if r.user_id is not None]  # AIs: no rows
     if rows:
         await conn.executemany(
             "INSERT INTO results (guild_id, game_id, seat, user_id, name, variant, points, won) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, game_id, seat) "
             "DO UPDATE SET user_id = excluded.user_id, name = excluded.name, "
             "variant = excluded.variant, points = excluded.points, won = excluded.won", rows)
+    if results is not None:
+        await ladder.rate_game(ladder.PgSql(conn), guild_id, game, results)

@@ -1,9 +1,10 @@
-"""Results and the leaderboard's arithmetic (the store keeps them; see bot/store.py)."""
+"""Results and the leaderboard's rows (the store keeps them; see bot/store.py, bot/ladder.py)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+from bot.ratings import NEW, Skill
 
 
 @dataclass(frozen=True)
@@ -19,13 +20,14 @@ class SeatResult:
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's record in a guild: the leaderboard's row."""
+    """One player's record in a guild's rule set: the leaderboard's row."""
 
     user_id: int
     name: str
     games: int
     wins: int
     points: int
+    skill: Skill = NEW
 
     @property
     def win_rate(self) -> float:
@@ -37,16 +39,24 @@ class Standing:
 
     @property
     def rating(self) -> float:
-        """Wilson lower bound (95 %) of the win rate: one lucky game does not top the board."""
-        return wilson_lower_bound(self.wins, self.games)
+        """The cautious OpenSkill rating, ``mu - 3 sigma`` (bot/ratings.py): what ranks."""
+        return self.skill.ordinal
 
 
-def wilson_lower_bound(wins: int, games: int, z: float = 1.96) -> float:
-    """The lower end of the Wilson score interval of ``wins`` out of ``games``."""
-    if games == 0:
-        return 0.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = p + z * z / (2 * games)
-    margin = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    return (centre - margin) / denominator
+@dataclass(frozen=True)
+class PlayedGame:
+    """One finished game of one player (``/lama stats``), oldest first in lists."""
+
+    game_id: str
+    variant: str
+    ended_at: float
+    points: int
+    won: bool
+    place: int | None  # None: not rated (no place known)
+    players: int | None
+    skill: Skill | None  # the rating after this game
+
+
+def board_order(standings: list[Standing]) -> list[Standing]:
+    """Best first: rating, then more games, then the name (a stable order for ties)."""
+    return sorted(standings, key=lambda s: (-s.rating, -s.games, s.name, s.user_id))

@@ -83,4 +83,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN table_message_id INTEGER;
     ALTER TABLE sessions ADD COLUMN lobby_message_id INTEGER;
     """,
+    # 4: skill ratings (bot/ratings.py, bot/ladder.py). ``ratings`` holds each player's (and
+    # each AI difficulty's, user_id < 0) current OpenSkill rating per guild and rule set;
+    # a result row keeps the player's place in that game and their rating after it; a game is
+    # ``rated`` once its ratings were applied, in the transaction that stores it. Games
+    # finished before this version are rated at start-up, oldest first (bot/ladder.py).
+    """
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN place INTEGER;   -- 1 = won; equal results share
+    ALTER TABLE results ADD COLUMN players INTEGER; -- seats in the game
+    ALTER TABLE results ADD COLUMN mu REAL;         -- the rating after this game
+    ALTER TABLE results ADD COLUMN sigma REAL;
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        user_id INTEGER NOT NULL,        -- < 0: an AI difficulty (bot/ratings.py AI_KEYS)
+        name TEXT NOT NULL,              -- the latest name it played under
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, variant, user_id)
+    );
+    CREATE INDEX games_to_rate ON games (ended_at, guild_id, game_id)
+        WHERE rated = 0 AND status = 'finished';
+    """,
 )

@@ -18,11 +18,10 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from bot import faults
+from bot import faults, ladder
 from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import STATE, Owed, Write
-from bot.results import SeatResult, Standing
-from bot.results import wilson_lower_bound as wilson_lower_bound  # re-exported
+from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -62,10 +61,9 @@ class Store(Protocol):
         reason: str | None = None,
     ) -> None: ...
     async def game(self, guild_id: int, game_id: str) -> dict[str, Any] | None: ...
-    async def standings(self, guild_id: int, variant: str | None = None) -> list[Standing]: ...
-    async def standing(
-        self, guild_id: int, user_id: int, variant: str | None = None
-    ) -> Standing | None: ...
+    async def standings(self, guild_id: int, variant: str) -> list[Standing]: ...
+    async def played_variants(self, guild_id: int) -> dict[str, int]: ...
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayedGame]: ...
     async def guild_setting(self, guild_id: int, key: str) -> str | None: ...
     async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None: ...
     async def guild_settings(self, key: str) -> dict[int, str]: ...
@@ -113,6 +111,7 @@ class SqliteStore:
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._migrate()
+            await self._rate_pending()
         except sqlite3.Error as error:
             await self.close()
             raise StoreError(open_problem(self.path, error)) from error
@@ -161,6 +160,16 @@ class SqliteStore:
                 if await self.schema_version() > number:
                     continue  # another process sharing the file took this step meanwhile
                 raise
+
+    async def _rate_pending(self) -> None:
+        """Rate the finished games kept before ratings existed (once: bot/ladder.py)."""
+        async with self.db.execute("SELECT 1 FROM games WHERE rated = 0 "
+                                   "AND status = 'finished' LIMIT 1") as cursor:
+            if await cursor.fetchone() is None:
+                return
+        async with self._transaction() as db:
+            await db.execute("BEGIN IMMEDIATE")  # read and write under one lock
+            await ladder.rate_pending(ladder.SqliteSql(db))
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -334,23 +343,31 @@ class SqliteStore:
     ) -> None:
         status = "abandoned" if results is None else "finished"
         reason = reason or (END_STOPPED if results is None else END_FINISHED)
-        await self._execute(
-            db, "INSERT OR REPLACE INTO games (guild_id, game_id, channel_id, variant, status, "
+        await self._execute(  # an upsert: storing a game again keeps its ``rated`` mark
+            db, "INSERT INTO games (guild_id, game_id, channel_id, variant, status, "
             "seed, record, seats, started_at, ended_at, end_reason) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game_id) DO UPDATE "
+            "SET channel_id = excluded.channel_id, variant = excluded.variant, "
+            "status = excluded.status, seed = excluded.seed, record = excluded.record, "
+            "seats = excluded.seats, started_at = excluded.started_at, "
+            "ended_at = excluded.ended_at, end_reason = excluded.end_reason",
             (guild_id, game["game_id"], channel_id, game["variant"], status, str(game["seed"]),
              json.dumps(game["record"]), json.dumps(game["seats"]),
              game.get("started_at", time.time()), time.time(), reason),
         )
         for result in results or []:
-            if result.user_id is None:  # AI seats count for nobody
+            if result.user_id is None:  # AI seats have no result rows (they are rated)
                 continue
             await self._execute(
-                db, "INSERT OR REPLACE INTO results (guild_id, game_id, seat, user_id, name, "
-                "variant, points, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                db, "INSERT INTO results (guild_id, game_id, seat, user_id, name, variant, "
+                "points, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game_id, "
+                "seat) DO UPDATE SET user_id = excluded.user_id, name = excluded.name, "
+                "variant = excluded.variant, points = excluded.points, won = excluded.won",
                 (guild_id, game["game_id"], result.seat, result.user_id, result.name,
                  game["variant"], result.points, int(result.won)),
             )
+        if results is not None:
+            await ladder.rate_game(ladder.SqliteSql(db), guild_id, game, results)
 
     async def game(self, guild_id: int, game_id: str) -> dict[str, Any] | None:
         async with self.db.execute(
@@ -364,33 +381,15 @@ class SqliteStore:
         result["seats"] = json.loads(result["seats"])
         return result
 
-    async def standings(self, guild_id: int, variant: str | None = None) -> list[Standing]:
-        """The guild's players, best first (by the Wilson bound, then wins, then games)."""
-        query = (
-            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points, "
-            "(SELECT name FROM results r2 WHERE r2.guild_id = r.guild_id "
-            " AND r2.user_id = r.user_id ORDER BY rowid DESC LIMIT 1) AS name "
-            "FROM results r WHERE guild_id = ?"
-        )
-        params: list[Any] = [guild_id]
-        if variant is not None:
-            query += " AND variant = ?"
-            params.append(variant)
-        query += " GROUP BY user_id"
-        async with self.db.execute(query, params) as cursor:
-            rows = await cursor.fetchall()
-        standings = [
-            Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"])
-            for row in rows
-        ]
-        standings.sort(key=lambda s: (-s.rating, -s.wins, -s.games, s.name))
-        return standings
+    async def standings(self, guild_id: int, variant: str) -> list[Standing]:
+        """The guild's players in ``variant``, best first by rating (bot/ladder.py)."""
+        return await ladder.standings(ladder.SqliteSql(self.db), guild_id, variant)
 
-    async def standing(
-        self, guild_id: int, user_id: int, variant: str | None = None
-    ) -> Standing | None:
-        return next((s for s in await self.standings(guild_id, variant) if s.user_id == user_id),
-                    None)
+    async def played_variants(self, guild_id: int) -> dict[str, int]:
+        return await ladder.played_variants(ladder.SqliteSql(self.db), guild_id)
+
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+        return await ladder.player_games(ladder.SqliteSql(self.db), guild_id, user_id)
 
     # ---- settings --------------------------------------------------------
     async def guild_setting(self, guild_id: int, key: str) -> str | None:

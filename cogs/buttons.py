@@ -224,6 +224,31 @@ class ActSelect(
         await route(interaction, "Table", "on_action", self.game, self.version, action)
 
 
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=rf"{PREFIX}:board:(?P<rest>[\s\S]{{0,90}})"):
+    """A leaderboard's page button: ``lama:v2:board:<guild>:<variant>:<page>:<prev|next>``.
+
+    The template takes anything after ``board:`` so that a garbled or forged id gets a
+    clear refusal: the Stats cog parses and checks every part (the guild must be the
+    interaction's, the rule set known, the page a small number)."""
+
+    def __init__(self, rest: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or rest, style=discord.ButtonStyle.secondary,
+                              custom_id=custom_id("board", rest), disabled=disabled)
+        )
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> BoardButton:
+        return cls(match["rest"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await route(interaction, "Stats", "on_board_page", self.rest)
+
+
 class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGACY_PREFIX}:.*"):
     """Any component of the first format (it named a channel): answered, never acted on."""
 
@@ -241,4 +266,4 @@ class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGAC
 
 
 DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, AskButton, ActSelect,
-                 LegacyButton)
+                 BoardButton, LegacyButton)

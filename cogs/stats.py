@@ -1,7 +1,15 @@
-"""``/lama leaderboard`` and ``/lama stats``: the server's standings from the store."""
+"""``/lama leaderboard`` (one rule set's board, ten rows a page) and ``/lama stats``.
+
+The ratings are OpenSkill's (bot/ratings.py), kept by the store per server and rule set;
+the texts and the chart of a player's recent games are built in cogs/ladder_text.py.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,42 +19,37 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.i18n import N_, Translator
 from bot.markdown import EMBED_TITLE, clip
-from bot.store import Standing
+from bot.pictures.chart import ratings_chart
+from cogs.buttons import BoardButton
 from cogs.common import place, require_variant
-from cogs.endings import places
+from cogs.ladder_text import (
+    CHART_FILE,
+    PAGE_SIZE,
+    add_chart_legend,
+    board_lines,
+    chart_series,
+    rule_sets,
+    stats_embed,
+)
 from cogs.lobby import VARIANTS
+from cogs.pictures import images_on, refused_upload
 from cogs.render import COLOUR
 from cogs.replies import user_tr
-from game import find_rules
+from game import find_rules, variant_names
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
 
-TOP = 15
+log = logging.getLogger(__name__)
+
+PAGE = re.compile(r"[0-9]{1,4}")
+GUILD = re.compile(r"[0-9]{1,20}")
 
 
-def record_text(tr: Translator, s: Standing) -> str:
-    """``5 of 12 games won (42%), 17.5 points per game`` in ``tr``'s language."""
-    return tr.plural("{wins} of {n} game won ({rate}%), {avg} points per game",
-                     "{wins} of {n} games won ({rate}%), {avg} points per game", s.games,
-                     wins=s.wins, rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points))
+class ForeignBoard(BotError):
+    """A page button whose id names another server, an unknown rule set or no page."""
 
-
-def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
-    """One whole sentence per player (a record is never put into another sentence)."""
-    return tr.plural(
-        "{place}. **{name}**: {wins} of {n} game won ({rate}%), {avg} points per game, "
-        "rating {rating}",
-        "{place}. **{name}**: {wins} of {n} games won ({rate}%), {avg} points per game, "
-        "rating {rating}",
-        s.games, place=place_no, name=tr.name(s.name), wins=s.wins,
-        rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points),
-        rating=tr.decimal(s.rating, 2))
-
-
-def result(s: Standing) -> tuple[float, int, int]:
-    """What orders the board (the store sorts by it): equal results share a place."""
-    return s.rating, s.wins, s.games
+    message = N_("That button does not belong to a leaderboard of this server.")
 
 
 class Stats(commands.Cog):
@@ -55,8 +58,8 @@ class Stats(commands.Cog):
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self._commands = [
-            app_commands.Command(name="leaderboard", description="This server's standings",
-                                 callback=self.leaderboard),
+            app_commands.Command(name="leaderboard", description="This server's standings in "
+                                 "one rule set", callback=self.leaderboard),
             app_commands.Command(name="stats", description="One player's record",
                                  callback=self.stats),
         ]
@@ -69,7 +72,15 @@ class Stats(commands.Cog):
         for command in self._commands:
             self.bot.lama.remove_command(command.name)
 
-    @app_commands.describe(variant="Only this rule set")
+    async def default_variant(self, guild_id: int) -> str:
+        """The rule set this server has finished the most games of (ties: the list's
+        order, classic first); classic before any game."""
+        played = await self.bot.store.played_variants(guild_id)
+        names = rule_sets()
+        known = [v for v in names if played.get(v)]
+        return max(known, key=lambda v: (played[v], -names.index(v))) if known else "classic"
+
+    @app_commands.describe(variant="Rule set (default: the one this server plays most)")
     @app_commands.choices(variant=VARIANTS)
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str | None = None
@@ -77,18 +88,44 @@ class Stats(commands.Cog):
         guild_id, _ = place(interaction)
         if variant is not None:
             require_variant(variant)
-        tr = user_tr(interaction)
+        chosen = variant or await self.default_variant(guild_id)
+        embed, view = await self.board(user_tr(interaction), guild_id, chosen, 0)
+        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
+
+    async def board(self, tr: Translator, guild_id: int, variant: str, page: int
+                    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        """One page of the board (the last one if ``page`` is past it) and its buttons."""
         standings = await self.bot.store.standings(guild_id, variant)
-        title = tr("Leaderboard") if variant is None else tr(
-            "Leaderboard: {variant}", variant=tr(find_rules(variant).title))
-        embed = discord.Embed(title=title, colour=COLOUR)
-        shown = standings[:TOP]
-        lines = [standing_line(tr, p, s)
-                 for p, s in zip(places([result(s) for s in shown]), shown, strict=True)]
-        embed.description = "\n".join(lines) or tr("No finished games yet.")
-        embed.set_footer(text=tr("Ranked by a cautious estimate of the win rate (Wilson lower "
-                                 "bound), so a single lucky game does not top the board."))
-        await interaction.response.send_message(embed=embed)
+        pages = max(1, -(-len(standings) // PAGE_SIZE))
+        page = min(page, pages - 1)
+        embed = discord.Embed(title=clip(tr("Leaderboard: {variant}", variant=tr(
+            find_rules(variant).title)), EMBED_TITLE), colour=COLOUR)
+        embed.description = "\n".join(board_lines(tr, standings, page)) or tr(
+            "No finished games yet.")
+        footer = tr("Rating = skill − 3 × uncertainty (OpenSkill μ ± σ, from each game's "
+                    "finishing order, AI seats included): everyone starts at 0.")
+        if pages > 1:
+            footer += "\n" + tr("Page {page} of {pages}", page=page + 1, pages=pages)
+        embed.set_footer(text=footer)
+        if pages == 1:
+            return embed, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(BoardButton(f"{guild_id}:{variant}:{max(page - 1, 0)}:prev",
+                                  "◀ " + tr("Previous"), disabled=page == 0))
+        view.add_item(BoardButton(f"{guild_id}:{variant}:{min(page + 1, pages - 1)}:next",
+                                  tr("Next") + " ▶", disabled=page == pages - 1))
+        return embed, view
+
+    async def on_board_page(self, interaction: discord.Interaction, rest: str) -> None:
+        """A page button: the board it names, redrawn in place, if it is this server's."""
+        guild_id, _ = place(interaction)
+        parts = rest.split(":")
+        if (len(parts) != 4 or not GUILD.fullmatch(parts[0]) or int(parts[0]) != guild_id
+                or parts[1] not in variant_names() or not PAGE.fullmatch(parts[2])
+                or parts[3] not in ("prev", "next")):
+            raise ForeignBoard()
+        embed, view = await self.board(user_tr(interaction), guild_id, parts[1], int(parts[2]))
+        await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(
@@ -99,14 +136,27 @@ class Stats(commands.Cog):
             raise BotError(N_("{option} must be a member of this server."), option="user")
         tr = user_tr(interaction)
         who = user or interaction.user
-        standing = await self.bot.store.standing(guild_id, who.id)
-        title = tr("{name}'s record", name=tr.name(who.display_name))
-        embed = discord.Embed(title=clip(title, EMBED_TITLE), colour=COLOUR)
-        if standing is None:
-            embed.description = tr("No finished games yet.")
-        else:
-            embed.description = record_text(tr, standing)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        games = await self.bot.store.player_games(guild_id, who.id)
+        boards = {v: await self.bot.store.standings(guild_id, v)
+                  for v in rule_sets() if any(g.variant == v for g in games)}
+        embed = stats_embed(tr, who.display_name, games, boards, who.id)
+        series = chart_series(games)
+        files: list[discord.File] = []
+        if (series and images_on(self.bot.sessions.guild_settings, guild_id)
+                and interaction.app_permissions.attach_files):
+            data = await asyncio.to_thread(ratings_chart, series)  # off the event loop
+            alt = tr("A chart of the rating after each recent game.")
+            files = [discord.File(io.BytesIO(data), filename=CHART_FILE, description=alt)]
+            embed.set_image(url=f"attachment://{CHART_FILE}")
+            add_chart_legend(tr, embed, series)
+        try:
+            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+        except discord.HTTPException as error:
+            if not (files and refused_upload(error)):
+                raise
+            embed.set_image(url=None)  # Discord refused the picture: the text says it all
+            embed.remove_field(len(embed.fields) - 1)  # and its legend
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: LamaBot) -> None:

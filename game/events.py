@@ -33,8 +33,48 @@ class EventKind(Enum):
     TOOK_TILE = "took_tile"  # dice: `card` from the llama row
     BUSTED = "busted"  # dice: seat took all remaining row tiles (`cards`)
     RETURNED_CHIP = "returned_chip"  # emptied hand: `card` colour returned, or None
-    ROUND_OVER = "round_over"  # `points`: what each seat's scoring added
+    ROUND_OVER = "round_over"  # `points`: what each seat's scoring added; `scores`: why
     GAME_OVER = "game_over"  # `cards`: unused; `points`: final scores; winners in `winners`
+
+
+class ScoreKind(Enum):
+    """One reason a round's scoring changed a seat's score (docs/rules.md scoring)."""
+
+    VALUE = "value"  # a number left in hand, counted once (`value`; `cards`: those showing it)
+    LLAMAS = "llamas"  # the llamas left in hand: 10 together (`cards`: the llamas)
+    CARD = "card"  # tutorial: one card left in hand, minus its face value (L: 10)
+    RETURNED = "returned"  # emptied hand: returned a chip (`chip`: colour; None: had none)
+    TOKEN = "token"  # kadabra: held the magic token at the round's end (one black chip)
+    STOPPED = "stopped"  # tutorial: stopped the round on a llama (+1 instead of the hand)
+    BUSTED = "busted"  # dice: took the rest of the row (`cards`); 0: they count as VALUE/LLAMAS
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One line of a seat's round scoring; ``points`` is its signed share of the change."""
+
+    kind: ScoreKind
+    points: int
+    value: str | None = None  # VALUE/CARD: the value token counted ("3", "L")
+    chip: str | None = None  # RETURNED: "white", "black", or None (nothing to return)
+    cards: tuple[str, ...] = ()  # the cards (or tiles) this item is about, sorted
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """Why one seat's score changed at a round's end: its items add up to the change."""
+
+    seat: int
+    items: tuple[ScoreItem, ...]
+    tiles: bool = False  # what the seat held are dice tiles, not cards
+
+    @property
+    def points(self) -> int:
+        return sum(item.points for item in self.items)
+
+    def of(self, kind: ScoreKind) -> tuple[ScoreItem, ...]:
+        """The items of one kind, in order."""
+        return tuple(item for item in self.items if item.kind is kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +88,7 @@ class Event:
     cards: tuple[str, ...] = ()
     points: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    scores: tuple[SeatScore, ...] = ()  # ROUND_OVER: each seat's breakdown, by seat
     private_to: int | None = None
 
     def visible_to(self, seat: int | None) -> bool:

@@ -176,7 +176,7 @@ class FastGame:
         """Score the round just ended; then the game ends or the next round is dealt."""
         state = self.state
         rule_set = self.rules
-        rule_set.score_round(state)
+        rule_set.score_round(state, report=False)  # the same chips, no breakdown
         if rule_set.is_over(state, self.options):
             state.phase = Phase.FINISHED
             state.to_act = None

@@ -65,6 +65,7 @@ class State:
     stopper: int | None = None  # tutorial: who called stop, this round
     stop_on_llama: bool = False
     rolls_used: int = 0  # dice: rolls consumed this round
+    busted: tuple[Card, ...] = ()  # dice: the row tiles this round's ender took on a bust
     round_over: bool = False
     ender: int | None = None  # who ended the round (starts the next one)
     emptied: bool = False  # the ender emptied their hand
@@ -113,6 +114,7 @@ class State:
             stopper=self.stopper,
             stop_on_llama=self.stop_on_llama,
             rolls_used=self.rolls_used,
+            busted=self.busted,
             round_over=self.round_over,
             ender=self.ender,
             emptied=self.emptied,

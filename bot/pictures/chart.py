@@ -59,3 +59,44 @@ def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
     if any(len(line) != len(totals[0]) for line in totals):
         raise ValueError("every seat needs a total for every round")
     return _chart(tuple(tuple(line) for line in totals), target, frozenset(winners))
+
+
+@lru_cache(maxsize=64)
+def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]) -> bytes:
+    figure = Figure(figsize=(6.4, 3.2), dpi=80, facecolor=BACKGROUND)
+    axes = figure.add_subplot()
+    axes.set_facecolor(BACKGROUND)
+    games = 0
+    for colour_index, points in series:
+        colour = SEAT_RGB[colour_index % len(SEAT_RGB)]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        games = max(games, *xs)
+        axes.plot(xs, ys, color=colour, linewidth=2.2, marker="o", markersize=4, zorder=2)
+        won = [(x, y) for x, y, w in points if w]
+        if won:
+            axes.plot([x for x, _ in won], [y for _, y in won], linestyle="none", marker="*",
+                      markersize=13, color=colour, markeredgecolor="white", zorder=3)
+    axes.axhline(0, color="white", linestyle="--", linewidth=1.0, alpha=0.5)
+    axes.set_xlim(0.5, games + 0.5)
+    axes.set_xticks(range(1, games + 1))
+    axes.grid(color=GRID, linewidth=0.6)
+    axes.tick_params(colors=TEXT, labelsize=9)
+    for spine in axes.spines.values():
+        spine.set_color(GRID)
+    figure.subplots_adjust(left=0.08, right=0.98, top=0.96, bottom=0.1)
+    out = io.BytesIO()
+    figure.savefig(out, format="png", facecolor=BACKGROUND)
+    return out.getvalue()
+
+
+def ratings_chart(series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> bytes:
+    """PNG of one player's rating after each of their recent games (``/lama stats``).
+
+    ``series``: per rule set, its colour's index (:data:`SEAT_RGB`) and its games as
+    ``(game number, rating after it, won)``, numbered 1.. across every rule set in time
+    order; won games get a star, the dashed line is a newcomer's rating (0).
+    """
+    if not any(points for _, points in series):
+        raise ValueError("no game to draw")
+    return _ratings(tuple((c, tuple((int(x), float(y), bool(w)) for x, y, w in points))
+                          for c, points in series if points))

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import Action, ActionType
-from game.cards import Card, hand_points
+from game.cards import Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
-from game.events import Event, EventKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
 from game.state import Phase, RoundChance, State
 
 if TYPE_CHECKING:
@@ -26,6 +26,8 @@ BLACK_POINTS = 10
 """A black chip is worth ten white ones; ten whites are exchanged for one black."""
 LLAMA_POINTS = BLACK_POINTS
 """Any llamas left in hand score this once (one black chip), however many there are."""
+CHIP_POINTS: dict[str | None, int] = {"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}
+"""What returning a chip of each colour (or nothing) takes off a score."""
 
 
 class _Unkept(list):  # type: ignore[type-arg]
@@ -143,29 +145,46 @@ class RuleSet:
             return f"{action.type.value} is not an action of {self.name}"
         return "the rules do not allow it now"
 
-    def score_round(self, state: State) -> list[Event]:
-        """docs/rules.md §1 scoring, with chips; returns the events it causes."""
+    def score_round(self, state: State, report: bool = True) -> list[Event]:
+        """docs/rules.md §1 scoring, with chips; returns the events it causes.
+
+        With ``report`` the round-over event carries each seat's breakdown (its items add
+        up to the seat's score change); the fast path (``game.fast``) passes ``False``:
+        the same chips, no events.
+        """
         events: list[Event] = []
-        points = [0] * state.players
-        for seat in range(state.players):
+        n = state.players
+        points = [0] * n
+        items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
+        for seat in range(n):
+            hand = state.hands[seat]
             if state.emptied and seat == state.ender:
                 colour = return_chip(state, seat)
-                points[seat] = -{"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}[colour]
-                events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
+                points[seat] = -CHIP_POINTS[colour]
+                if report:
+                    events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
+                    items[seat].append(ScoreItem(ScoreKind.RETURNED, points[seat], chip=colour))
             else:
-                numbers, llama = hand_points(state.hands[seat])
+                numbers, llama = hand_points(hand)
                 gain_white(state, seat, numbers)
                 if llama:
                     state.black[seat] += 1
                 points[seat] = numbers + LLAMA_POINTS * llama
-        self.score_extras(state, points, events)
-        for seat in range(state.players):
+                if report:
+                    items[seat].extend(counted_values(hand))
+        self.score_extras(state, points, items if report else None)
+        for seat in range(n):
             state.round_points[seat].append(points[seat])
-        events.append(Event(EventKind.ROUND_OVER, points=tuple(points)))
+        if report:
+            scores = tuple(SeatScore(s, tuple(items[s]), tiles=self.uses_row) for s in range(n))
+            events.append(Event(EventKind.ROUND_OVER, points=tuple(points), scores=scores))
         return events
 
-    def score_extras(self, state: State, points: list[int], events: list[Event]) -> None:
-        """Rule-set additions to a round's scoring (the Kadabra token)."""
+    def score_extras(
+        self, state: State, points: list[int], items: list[list[ScoreItem]] | None
+    ) -> None:
+        """Rule-set additions to a round's scoring (the Kadabra token), before the totals
+        are kept: add to ``points`` and, unless ``None``, to each seat's ``items``."""
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
         """docs/rules.md §1 game end: someone reached the target."""
@@ -184,6 +203,22 @@ class RuleSet:
 
 
 # ---- shared mechanics ----------------------------------------------------
+
+
+def counted_values(hand: list[Card]) -> list[ScoreItem]:
+    """docs/rules.md §1 scoring, item by item: each distinct number once (a double counts
+    both of its values), then the llamas together; each with the cards that show it."""
+    cards = sort_cards(hand)
+    numbers = sorted({v for card in cards for v in card.numbers})
+    items = [
+        ScoreItem(ScoreKind.VALUE, v, value=value_token(v),
+                  cards=tuple(c.token for c in cards if v in c.numbers))
+        for v in numbers
+    ]
+    llamas = tuple(c.token for c in cards if c.has_llama)
+    if llamas:
+        items.append(ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=llamas))
+    return items
 
 
 def next_active(state: State, seat: int) -> int | None:

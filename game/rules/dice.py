@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
-from game.cards import LLAMA_CARD, PLAIN_VALUES, Card
-from game.events import Event, EventKind
+from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
+from game.events import Event, EventKind, ScoreItem, ScoreKind
 from game.rules import (
     HAND_SIZE,
     UNKEPT,
@@ -89,6 +89,7 @@ class Dice(RuleSet):
         state.top = None
         state.draw_pile = []
         state.rolls_used = 0
+        state.busted = ()
         state.pending_roll = None
         state.resolve_mode = None
         self._begin_turns(state, first)
@@ -216,9 +217,19 @@ class Dice(RuleSet):
             state.resolve_mode = ResolveMode.TAKE
         else:
             events.append(Event(EventKind.BUSTED, seat=seat, cards=tuple(t.token for t in row)))
+            state.busted = tuple(row)
             hand.extend(row)
             state.row = []
             end_round(state, seat)
+
+    def score_extras(
+        self, state: State, points: list[int], items: list[list[ScoreItem]] | None
+    ) -> None:
+        """§3: a bust scores nothing itself (its tiles count with the rest); the breakdown
+        says why the ender holds them."""
+        if items is not None and state.busted and state.ender is not None:
+            taken = tuple(t.token for t in sort_cards(state.busted))
+            items[state.ender].append(ScoreItem(ScoreKind.BUSTED, 0, cards=taken))
 
     def explain(self, state: State, action: Action) -> str:
         if action.type not in self.action_types:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from game.actions import SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
-from game.events import Event, EventKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind
 from game.rules import BLACK_POINTS, gain_white, next_active, register
 from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
@@ -155,13 +155,18 @@ class Kadabra(Shedding):
             return
         super().apply_extra(state, seat, action, events)
 
-    def score_extras(self, state: State, points: list[int], events: list[Event]) -> None:
-        """Fine point 12: the token's holder takes a black chip; the token goes back."""
+    def score_extras(
+        self, state: State, points: list[int], items: list[list[ScoreItem]] | None
+    ) -> None:
+        """Fine points 12–13: the token's holder (after any chip returned) takes a black
+        chip; the token goes back to the supply."""
         holder = state.token
         if holder is not None:
             state.black[holder] += 1
             points[holder] += TOKEN_POINTS
             state.token = None
+            if items is not None:
+                items[holder].append(ScoreItem(ScoreKind.TOKEN, TOKEN_POINTS))
 
     # ---- explanations ----------------------------------------------------
     def explain_play(self, state: State, seat: int, action: Action) -> str:

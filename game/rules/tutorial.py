@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
-from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card
-from game.events import Event, EventKind
+from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
 from game.rules import RuleSet, end_round, next_active, register
 from game.state import Phase, RoundChance, State
 
@@ -159,15 +159,29 @@ class Tutorial(RuleSet):
         else:
             state.to_act = next_active(state, seat)
 
-    def score_round(self, state: State) -> list[Event]:
-        """§4 scoring: minus the hand; the stopper on an L scores +1 instead."""
-        points = [-sum(penalty(c) for c in state.hands[s]) for s in range(state.players)]
-        if state.stopper is not None and state.stop_on_llama:
-            points[state.stopper] = STOP_BONUS
+    def score_round(self, state: State, report: bool = True) -> list[Event]:
+        """§4 scoring: minus the hand; the stopper on an L scores +1 instead.
+
+        With ``report`` the round-over event carries each seat's breakdown: one item per
+        card left, or the stop's bonus."""
+        n = state.players
+        points = [-sum(penalty(c) for c in state.hands[s]) for s in range(n)]
+        stopped = state.stopper if state.stop_on_llama else None
+        if stopped is not None:
+            points[stopped] = STOP_BONUS
         for seat, value in enumerate(points):
             state.totals[seat] += value
             state.round_points[seat].append(value)
-        return [Event(EventKind.ROUND_OVER, points=tuple(points))]
+        if not report:
+            return []
+        scores = tuple(
+            SeatScore(s, (ScoreItem(ScoreKind.STOPPED, STOP_BONUS, cards=("L",)),))
+            if s == stopped else SeatScore(s, tuple(
+                ScoreItem(ScoreKind.CARD, -penalty(c), value=c.token, cards=(c.token,))
+                for c in sort_cards(state.hands[s])))
+            for s in range(n)
+        )
+        return [Event(EventKind.ROUND_OVER, points=tuple(points), scores=scores)]
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
         """§4 game end: after ``rounds`` rounds."""

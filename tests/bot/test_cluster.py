@@ -190,7 +190,7 @@ async def test_two_processes_one_killed_mid_round_every_game_as_if_never_killed(
     await store.open()
     try:
         for club in clubs:  # the leaderboard counts each game once
-            board = await store.standings(club.guild.id)
+            board = await store.standings(club.guild.id, "classic")
             assert sorted((s.name, s.games) for s in board) == [("ana", 1), ("ben", 1)]
     finally:
         await store.close()

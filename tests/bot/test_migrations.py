@@ -54,12 +54,17 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
     store = SqliteStore(str(old_file))
     await store.open()
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
+        assert await store.schema_version() == SCHEMA_VERSION == 4
         assert await store.integrity_check() == ["ok"]
-        board = await store.standings(GUILD)
-        assert [s.name for s in board] and {s.user_id for s in board} == {101, 102, 103}
-        assert sum(s.games for s in board) == 6, "every old result counts"
-        assert [s.name for s in await store.standings(OTHER_GUILD)] == ["cleo"]
+        classic = await store.standings(GUILD, "classic")
+        dice = await store.standings(GUILD, "dice")
+        assert {s.user_id for s in classic} == {101, 102} and {s.user_id for s in dice} == {
+            102, 103}
+        assert sum(s.games for s in classic + dice) == 6, "every old result counts"
+        assert [s.name for s in classic] == ["ana", "ben"], "ana won both classic games"
+        assert [s.name for s in dice] == ["cleo", "ben"]
+        assert all(s.rating != 0 for s in classic + dice), "rated from the stored results"
+        assert [s.name for s in await store.standings(OTHER_GUILD, "classic")] == ["cleo"]
         assert await store.guild_setting(GUILD, "language") == "fr"
         game = await store.game(GUILD, f"{1:032x}")
         assert game is not None and game["end_reason"] == "finished"
@@ -69,6 +74,30 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
     finally:
         await store.close()
     assert rows(old_file) == before, "every v1 row is still there, unchanged"
+
+
+async def test_old_games_are_rated_once_in_order_and_alike_on_every_copy(
+    old_file: Path, tmp_path: Path
+) -> None:
+    """The ratings computed from an older file's games are the same on every copy of it
+    (oldest game first), and opening it again does not rate them again."""
+    copy = tmp_path / "copy.db"
+    shutil.copy(old_file, copy)
+    boards = []
+    for path in (old_file, copy, old_file):
+        store = SqliteStore(str(path))
+        await store.open()
+        try:
+            boards.append([(s.name, s.skill) for v in ("classic", "dice")
+                           for s in await store.standings(GUILD, v)])
+        finally:
+            await store.close()
+    assert boards[0] == boards[1] == boards[2]
+    with sqlite3.connect(old_file) as db:
+        assert db.execute("SELECT COUNT(*) FROM games WHERE rated = 0 "
+                          "AND status = 'finished'").fetchone() == (0,)
+        ai = db.execute("SELECT games FROM ratings WHERE user_id < 0").fetchall()
+    assert ai, "an AI seat of an old game was replayed from its record and rated"
 
 
 async def test_the_v1_running_game_is_restored(old_file: Path) -> None:
@@ -105,7 +134,8 @@ async def test_end_reason_is_kept_and_defaults_for_old_callers(tmp_path: Path) -
         reasons = [(await store.game(1, g))["end_reason"] for g in ("g1", "g2", "g3")]  # type: ignore[index]
         assert reasons == ["finished", "stopped", "idle"]
         await store.finish_game(1, 2, doc, [SeatResult(0, 5, "ana", 3, True)])
-        assert (await store.standing(1, 5)).games == 1, "storing a game twice counts once"  # type: ignore[union-attr]
+        assert [s.games for s in await store.standings(1, "classic")] == [1], \
+            "storing a game twice counts once"
     finally:
         await store.close()
 
@@ -155,7 +185,7 @@ async def test_a_v2_file_is_migrated_and_its_game_goes_on_in_rows(v2_file: Path)
     await store.open()
     sessions = make_sessions(store, ai_delay=0, seed=None)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
+        assert await store.schema_version() == SCHEMA_VERSION == 4
         assert await store.integrity_check() == ["ok"]
         restored = await restore_sessions(sessions)
         session = restored[0]

@@ -110,7 +110,7 @@ async def test_a_game_against_ais_runs_to_the_end(sessions: Sessions) -> None:
     assert session.game is not None
     assert len(published) == len(session.game.history) + 2, (
         "the opening, the hand-over, then every action")
-    assert [s.user_id for s in await sessions.store.standings(GUILD)] == [ANA], (
+    assert [s.user_id for s in await sessions.store.standings(GUILD, "dice")] == [ANA], (
         "AI seats count for nobody; a seat an AI played for ana counts for her")
     stored = await sessions.store.game(GUILD, session.game_id)
     assert stored is not None and stored["status"] == "finished"

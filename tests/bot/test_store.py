@@ -11,7 +11,8 @@ import pytest
 
 from bot.backends import is_postgres, make_store
 from bot.pgstore import PG_SCHEMA_VERSION
-from bot.store import SCHEMA_VERSION, SeatResult, Store, StoreError, wilson_lower_bound
+from bot.ratings import NEW, Entrant, finishing_places, rate
+from bot.store import SCHEMA_VERSION, SeatResult, Store, StoreError
 from tests.pg import raw
 
 GUILD = 10
@@ -92,8 +93,10 @@ async def test_a_game_stored_twice_counts_once(db_url: str) -> None:
     results = [SeatResult(0, 5, "ana", 3, True), SeatResult(1, 6, "ben", 9, False)]
     await store.finish_game(GUILD, 1, game_doc("g1"), results)
     await store.finish_game(GUILD, 1, game_doc("g1"), results)  # e.g. redone after a crash
-    board = await store.standings(GUILD)
+    board = await store.standings(GUILD, "classic")
     assert [(s.name, s.games, s.wins) for s in board] == [("ana", 1, 1), ("ben", 1, 0)]
+    once = rate([Entrant(5, "ana", 3, True), Entrant(6, "ben", 9, False)], [1, 2], {})
+    assert [s.skill for s in board] == [once[5], once[6]], "rated once"
     stored = await store.game(GUILD, "g1")
     assert stored is not None and stored["end_reason"] == "finished"
     assert stored["record"] == {"format": "lama-record/1"}
@@ -112,44 +115,67 @@ async def test_processes_writing_at_once_lose_no_update(db_url: str) -> None:
 
     await asyncio.gather(play(first, 1, 20), play(second, 2, 20), play(first, 3, 20),
                          play(second, 4, 20))
-    board = {s.user_id: s for s in await first.standings(GUILD)}
+    board = {s.user_id: s for s in await first.standings(GUILD, "classic")}
     assert {u: (s.games, s.wins) for u, s in board.items()} == {u: (20, 10) for u in (1, 2, 3, 4)}
     assert [await second.guild_setting(GUILD, f"k{u}") for u in (1, 2, 3, 4)] == ["19"] * 4
     await first.close()
     await second.close()
 
 
-async def test_leaderboard_ranks_by_wilson_bound(db_url: str) -> None:
+async def test_each_rule_set_has_its_own_board_ranked_by_rating(db_url: str) -> None:
     store = await opened(db_url)
-    # lucky: 1 game, 1 win. steady: 10 games, 7 wins. poor: 6 games, 1 win.
+    # lucky: 1 game, won. steady: 10 games, 7 won. poor: 6 games, 1 won. All against an AI.
     plays = [("lucky", 1, 1), ("steady", 10, 7), ("poor", 6, 1)]
     number = 0
     for user_id, (name, games, wins) in enumerate(plays, start=1):
         for i in range(games):
             number += 1
             result = SeatResult(0, user_id, name, points=5 * user_id, won=i < wins)
-            ai = SeatResult(1, None, "AI 1", points=3, won=False)
-            await store.finish_game(GUILD, 1, game_doc(f"g{number}"), [result, ai])
+            ai = SeatResult(1, None, "AI 1", points=3, won=i >= wins)
+            doc = {**game_doc(f"g{number}"), "seats": [{"user_id": user_id, "name": name},
+                                                       {"user_id": None, "name": "AI 1",
+                                                        "difficulty": "hard"}]}
+            await store.finish_game(GUILD, 1, doc, [result, ai])
     await store.finish_game(GUILD, 1, game_doc("abandoned"), None)
+    await store.finish_game(GUILD, 1, game_doc("t1", "tutorial"),
+                            [SeatResult(0, 1, "lucky", 30, True), SeatResult(1, 3, "poor", 3,
+                                                                             False)])
     await store.finish_game(OTHER_GUILD, 1, game_doc("elsewhere"),
-                            [SeatResult(0, 99, "far", 0, True)])
-    board = await store.standings(GUILD)
+                            [SeatResult(0, 99, "far", 0, True), SeatResult(1, 98, "near", 9,
+                                                                            False)])
+    board = await store.standings(GUILD, "classic")
     assert [s.name for s in board] == ["steady", "lucky", "poor"]
     steady = board[0]
     assert (steady.games, steady.wins, steady.average_points) == (10, 7, 10.0)
-    assert steady.rating == pytest.approx(wilson_lower_bound(7, 10))
-    assert board[1].win_rate == 1.0 and board[1].rating < steady.rating
+    assert steady.rating > board[1].rating > 0 > board[2].rating
+    assert steady.skill.sigma < board[1].skill.sigma < NEW.sigma, "more games, more certain"
+    assert board[1].win_rate == 1.0
+    tutorial = await store.standings(GUILD, "tutorial")
+    assert [(s.name, s.games) for s in tutorial] == [("lucky", 1), ("poor", 1)], \
+        "the tutorial's most points win; its board counts only its games"
     assert await store.standings(GUILD, "dice") == []
-    assert (await store.standing(GUILD, 1)).games == 1  # type: ignore[union-attr]
-    assert await store.standing(GUILD, 99) is None, "other guilds' games do not count"
+    assert 99 not in {s.user_id for s in board}, "other guilds' games do not count"
+    assert await store.played_variants(GUILD) == {"classic": 17, "tutorial": 1}
+    games = await store.player_games(GUILD, 1)
+    assert [(g.variant, g.won, g.place, g.players) for g in games] == [
+        ("classic", True, 1, 2), ("tutorial", True, 1, 2)]
+    assert games[-1].skill == tutorial[0].skill, "a result keeps the rating after it"
     stored = await store.game(GUILD, "abandoned")
     assert stored is not None and stored["status"] == "abandoned"
+    ai = await raw(db_url, f"SELECT games FROM ratings WHERE guild_id = {GUILD} "
+                   "AND variant = 'classic' AND user_id < 0")
+    assert ai == [(17,)], "the hard AI is rated as its own (hidden) row"
     await store.close()
 
 
-def test_wilson_bound() -> None:
-    assert wilson_lower_bound(0, 0) == 0.0
-    assert 0 < wilson_lower_bound(1, 1) < wilson_lower_bound(70, 100) < 0.7
+def test_a_finishing_order_rates_winners_up_and_shares_ties() -> None:
+    seats = [Entrant(1, "a", 30, False), Entrant(2, "b", 12, True), Entrant(3, "c", 30, False),
+             Entrant(4, "d", 40, False)]
+    assert finishing_places(seats, lower_score_wins=True) == [2, 1, 2, 4]
+    assert finishing_places(seats, lower_score_wins=False) == [3, 1, 3, 2]
+    after = rate(seats, [2, 1, 2, 4], {})
+    assert after[2].mu > after[1].mu == after[3].mu > after[4].mu
+    assert all(s.sigma < NEW.sigma for s in after.values())
 
 
 async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str) -> None:
@@ -170,6 +196,45 @@ async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str
     old = await store.game(1, "old")
     assert old is not None and (old["status"], old["end_reason"]) == ("abandoned", "stopped")
     await store.close()
+
+
+async def test_a_version_3_database_with_results_gets_its_ratings(db_url: str) -> None:
+    """Games kept before ratings existed are rated at start-up, oldest first, once."""
+    from bot.pgschema import PG_MIGRATIONS
+    from bot.store import MIGRATIONS
+
+    def game(number: int, ended: float) -> str:
+        return (f"INSERT INTO games VALUES ({GUILD}, 'g{number}', 2, 'classic', 'finished', '7', "
+                f"'{{}}', '[]', 0, {ended}, 'finished')")
+
+    def result(number: int, seat: int, user: int, points: int, won: int) -> str:
+        return (f"INSERT INTO results (guild_id, game_id, seat, user_id, name, variant, points, "
+                f"won) VALUES ({GUILD}, 'g{number}', {seat}, {user}, 'p{user}', 'classic', "
+                f"{points}, {won})")
+
+    rows = [game(1, 20.0), game(2, 10.0), result(1, 0, 1, 3, 1), result(1, 1, 2, 9, 0),
+            result(2, 0, 1, 20, 0), result(2, 1, 2, 4, 1), result(2, 2, 3, 4, 1)]
+    if is_postgres(db_url):
+        await raw(db_url, *PG_MIGRATIONS[:3], "CREATE TABLE lama_schema (version INTEGER)",
+                  "INSERT INTO lama_schema VALUES (3)", *rows)
+    else:
+        with sqlite3.connect(db_url) as db:
+            db.executescript("".join(MIGRATIONS[:3]) + "PRAGMA user_version = 3;")
+            for row in rows:
+                db.execute(row)
+    store = await opened(db_url)
+    board = {s.user_id: s.skill for s in await store.standings(GUILD, "classic")}
+    await store.close()
+    # g2 ended first: 2 and 3 share the win over 1; then g1: 1 beats 2
+    first = rate([Entrant(1, "", 20, False), Entrant(2, "", 4, True), Entrant(3, "", 4, True)],
+                 [3, 1, 1], {})
+    second = rate([Entrant(1, "", 3, True), Entrant(2, "", 9, False)], [1, 2], first)
+    assert board == {1: second[1], 2: second[2], 3: first[3]}
+    again = await opened(db_url)  # opened again: nothing rated twice
+    assert {s.user_id: s.skill for s in await again.standings(GUILD, "classic")} == board
+    assert [(g.place, g.players) for g in await again.player_games(GUILD, 1)] == [(3, 3),
+                                                                                 (1, 2)]
+    await again.close()
 
 
 async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url: str) -> None:

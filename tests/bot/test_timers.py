@@ -331,4 +331,5 @@ async def test_no_human_action_for_thirty_minutes_abandons_the_game(
     assert session.status is Status.ABANDONED and sessions.get(CHANNEL) is None
     stored = await sessions.store.game(GUILD, session.game_id)
     assert stored is not None and stored["status"] == "abandoned"
-    assert await sessions.store.standings(GUILD) == [], "an abandoned game counts for nobody"
+    assert await sessions.store.standings(GUILD, "classic") == [], \
+        "an abandoned game counts for nobody"
