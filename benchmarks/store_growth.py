@@ -1,6 +1,6 @@
 """What the store writes per accepted action, early and late in one long game.
 
-Plays one long classic game between four AI seats through ``bot.sessions`` on a real
+Plays one long classic game between three AI seats and their host through ``bot.sessions`` on a real
 SQLite file (no Discord), and counts the logical bytes each action hands to SQLite
 (every bound value of every INSERT/UPDATE: the move row, the owed table item, and the
 snapshot at round boundaries). Constant work per move means the median over actions
@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.policies import make_sessions
 from bot.sessions import Status
 from bot.store import SqliteStore
+from game import ActionType
 
 EARLY = (1, 100)
 LATE = (400, 500)
@@ -40,16 +41,21 @@ async def one_game(path: Path, actions: int, synchronous: str) -> dict[str, floa
     try:
         session = await sessions.open(1, 2, (1, "host"), "classic", {"target": 500}, None,
                                       turn_timeout=0)
-        for _ in range(4):
-            await session.add_ai()
-        await session.leave(1)
+        for _ in range(3):
+            await session.add_ai(1)  # the host seats them, and plays too (a host must)
         await session.start(1)
+        host = session.require_seat(1)
         written: list[int] = []
         old_design: list[int] = []
         started = time.perf_counter()
         while session.status is Status.PLAYING and len(written) < actions:
             before = store.bytes_written
-            await session.ai_step()
+            if session.ai_to_act() is not None:
+                await session.ai_step()
+            else:  # the host's turn: the first listed move that is not quitting
+                legal = session.view(host).legal
+                move = next((a for a in legal if a.type is not ActionType.QUIT), legal[0])
+                await session.act(1, session.version, str(move))
             written.append(store.bytes_written - before)
             old_design.append(2 * len(json.dumps(session.snapshot())))
         elapsed = time.perf_counter() - started

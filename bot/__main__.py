@@ -21,6 +21,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.app import create_bot
+from bot.loop import run_loop
 from bot.settings import Settings, point_at
 from bot.store import StoreError
 
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.lama_discord_url:
         point_at(settings.lama_discord_url)
     try:
-        asyncio.run(run(settings, token))
+        run_loop(run(settings, token))
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN + "\n")
         return 3  # bot.cluster does not restart a process whose token Discord refused

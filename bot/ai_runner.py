@@ -37,6 +37,7 @@ class AiRunner:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._starting = asyncio.Lock()
+        self._pausing: set[asyncio.Task[None]] = set()  # loops in their delay, between steps
         self.closing = False
 
     async def choose(self, player: Player, view: PlayerView) -> Action:
@@ -89,15 +90,28 @@ class AiRunner:
         self.closing = True
         tasks = list(self._tasks.values())
         self._tasks.clear()
+        for task in tasks:
+            if task in self._pausing:  # between steps: nothing is cut in half
+                task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:  # waits for a decision under way, without blocking the loop
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
 
+    async def _pause(self) -> None:
+        """The AI's thinking delay; a shutdown does not wait it out."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._pausing.add(task)  # type: ignore[arg-type]
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            self._pausing.discard(task)  # type: ignore[arg-type]
+
     async def _run(self, session: Session) -> None:
         try:
             while session.ai_to_act() is not None and not self.closing:
-                await asyncio.sleep(self.delay)
+                await self._pause()
                 if self.closing or not await session.ai_step():
                     break
                 await self.sessions.publish(session)

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.backends import make_leases, make_store
+from bot.budget import Budget
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
@@ -91,6 +92,10 @@ class LamaBot(commands.AutoShardedBot):
         self.wiring = wiring or Wiring()
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
+        # one budget for every request Discord's global limit counts (bot/budget.py)
+        self.budget = Budget(http=self.http)
+        self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
+        self.sessions.outbox.pacer = self.budget
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
         self._lease_watch: asyncio.Task[None] | None = None

@@ -77,6 +77,13 @@ class ChannelGone(Exception):
     """Discord refuses the channel (deleted, or no permission): its owed items are void."""
 
 
+class Pacer(Protocol):
+    """Discord's rate limits for the channels' messages (bot/budget.py)."""
+
+    async def slot(self, channel_id: int) -> None: ...
+    def settle(self) -> None: ...
+
+
 class Served(Protocol):
     def get(self, channel_id: int) -> object: ...
 
@@ -118,6 +125,7 @@ class Outbox:
         self.composer: Composer = default_compose
         self.courier: Courier | None = None
         self.on_gone: GoneHandler | None = None
+        self.pacer: Pacer | None = None  # waits for Discord's limits before an item is drawn
         self._queues: dict[int, list[Owed]] = {}
         self._sessions: dict[int, Owing] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -220,8 +228,11 @@ class Outbox:
             queue = self._queues.get(channel_id, [])
             while queue and self.courier is not None:
                 item = queue[0]
-                session = self._sessions.get(channel_id)
                 self._in_flight[channel_id] = item
+                if self.pacer is not None:
+                    await self.pacer.slot(channel_id)  # newer states may come meanwhile
+                    item = self._newest(channel_id, item, queue)
+                session = self._sessions.get(channel_id)
                 faults.point(f"deliver:{item.key}", channel_id)
                 try:
                     message_id = await self.courier(item, session)
@@ -237,6 +248,8 @@ class Outbox:
                     return
                 finally:
                     self._in_flight.pop(channel_id, None)
+                    if self.pacer is not None:
+                        self.pacer.settle()
                 if item in queue:
                     queue.remove(item)
                 self._retries.pop(channel_id, None)
@@ -246,6 +259,21 @@ class Outbox:
                 session = self._sessions.get(channel_id)
                 if session is not None and session.sessions.get(channel_id) is not session:
                     self._sessions.pop(channel_id, None)
+
+    def _newest(self, channel_id: int, item: Owed, queue: list[Owed]) -> Owed:
+        """A state ``item`` replaced by a newer one of its key while it waited for its slot:
+        the newer one takes the slot (drawn now, it shows both), the older is done. Not past
+        an event owed in between: that is posted first, in order."""
+        if item.kind != STATE or item in queue:
+            return item
+        newer = next((q for q in queue if q.kind == STATE and q.key == item.key), None)
+        if newer is None or any(q.kind == EVENT for q in queue[:queue.index(newer)]):
+            return item
+        self.store.note_delivered(item)
+        queue.remove(newer)
+        queue.insert(0, newer)
+        self._in_flight[channel_id] = newer
+        return newer
 
     async def deliver_all(self, channels: Iterable[int] | None = None) -> None:
         gate = asyncio.Semaphore(PARALLEL_CHANNELS)

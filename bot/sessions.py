@@ -74,6 +74,9 @@ class Session(Persistence):
     recent: list[Event] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)
     pinged: int | None = None  # the user the current table message mentions
+    _views: dict[int | None, PlayerView] = field(default_factory=dict, repr=False,
+                                                 compare=False)
+    _views_of: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
     timers: TimerState = field(default_factory=TimerState)  # bot/session_state.py; saved
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -102,7 +105,16 @@ class Session(Persistence):
         """What ``seat`` may see (``None``: the public table)."""
         if self.game is None:
             raise BotError(N_("The game has not started yet."))
-        return player_view(self.game, seat)
+        # one move is shown several times (its answer, the hands that follow, the table):
+        # the views of a state are computed once
+        state = (id(self.game), len(self.game.history))
+        if self._views_of != state:
+            self._views.clear()
+            self._views_of = state
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = player_view(self.game, seat)
+        return view
 
     def ai_to_act(self) -> int | None:
         """The AI seat whose turn it is, if any."""
@@ -409,8 +421,11 @@ class Sessions:
         self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session) -> None:
-        """Deliver what the channel is owed, oldest first; wake the AIs."""
-        await self.outbox.deliver(session.channel_id)
+        """Wake the AIs, let open hands follow, then deliver what the channel is owed.
+
+        The game goes first: the channel's messages may wait on Discord's rate limits (and
+        a table edit not yet sent is replaced by a newer one meanwhile), while hands are
+        edited through interaction tokens, which those limits do not slow."""
         self.ai.wake(session)
         self.timers.arm(session)
         for follow in self.followers:  # e.g. open hands follow the game (cogs/hands.py)
@@ -418,6 +433,7 @@ class Sessions:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
+        await self.outbox.deliver(session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""

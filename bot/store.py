@@ -261,9 +261,9 @@ class SqliteStore:
         delivered, self._delivered = self._delivered, {}
         messages, self._messages = self._messages, {}
         try:
-            for item_id, version in delivered.items():
-                await db.execute("DELETE FROM outbox WHERE id = ? AND version <= ?",
-                                 (item_id, version))
+            if delivered:  # one call (one hop to SQLite's thread) for all of them
+                await db.executemany("DELETE FROM outbox WHERE id = ? AND version <= ?",
+                                     list(delivered.items()))
             for (g, c, key), message_id in messages.items():
                 await self._execute(
                     db, f"UPDATE sessions SET {key}_message_id = ? "

@@ -24,6 +24,7 @@ import discord
 
 from bot.clock import Clock
 from cogs.render import Payload
+from cogs.wire import edit_original
 
 if TYPE_CHECKING:
     from bot.sessions import Session
@@ -59,12 +60,15 @@ class LiveHands:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._hands: dict[tuple[int, int], LiveHand] = {}
+        self._users: dict[int, dict[int, None]] = {}  # per channel, in order: a move looks at
+        # its own channel's hands only
         self._locks: dict[int, asyncio.Lock] = {}
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
                  view: PlayerView) -> None:
         """``interaction`` answered with this player's hand (its message is now theirs)."""
         key = (session.channel_id, interaction.user.id)
+        self._users.setdefault(key[0], {})[key[1]] = None
         self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
                                     shape(view, False))
 
@@ -87,11 +91,13 @@ class LiveHands:
         edited = 0
         async with lock:
             now = self.clock.now()
-            for key, hand in list(self._hands.items()):
-                if key[0] != session.channel_id:
+            for user in list(self._users.get(session.channel_id, ())):
+                key = (session.channel_id, user)
+                hand = self._hands.get(key)
+                if hand is None:
                     continue
                 if hand.game_id != session.game_id or now - hand.clicked_at >= TOKEN_TTL:
-                    del self._hands[key]  # another game, or the token is too old to use
+                    self.drop(*key)  # another game, or the token is too old to use
                     continue
                 view = session.view(hand.seat)
                 new = shape(view, session.game is None or view.finished)
@@ -100,19 +106,20 @@ class LiveHands:
                 hand.shown = new
                 try:
                     payload = await render(hand.interaction, session, hand.seat)
-                    await hand.interaction.edit_original_response(**payload.edit_kwargs())
+                    await edit_original(hand.interaction, **payload.edit_kwargs())
                     edited += 1
                 except discord.HTTPException as error:
                     log.info("could not follow the hand of %s in channel %s (%s)", key[1],
                              key[0], error)
-                    del self._hands[key]
+                    self.drop(*key)
                 if view.finished:
-                    self._hands.pop(key, None)
+                    self.drop(*key)
         return edited
 
     def drop(self, channel_id: int, user_id: int) -> None:
         self._hands.pop((channel_id, user_id), None)
+        self._users.get(channel_id, {}).pop(user_id, None)
 
     def forget(self, channel_id: int) -> None:
-        for key in [k for k in self._hands if k[0] == channel_id]:
-            del self._hands[key]
+        for user in self._users.pop(channel_id, ()):
+            self._hands.pop((channel_id, user), None)

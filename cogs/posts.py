@@ -26,6 +26,7 @@ from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
 from cogs.render import Payload, table_message
+from cogs.wire import edit_message
 from game import EventKind, visible_to
 from game.record import to_dict
 
@@ -226,7 +227,7 @@ class Posts:
                      session.channel_id)
         elif not repost and old is not None:
             try:
-                await channel.get_partial_message(old).edit(**payload.kwargs())
+                await edit_message(self.bot, item.channel_id, old, **payload.kwargs())
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)

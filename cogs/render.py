@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -11,15 +12,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.markdown import BUTTON_LABEL, FIELD_VALUE, SELECT_LABEL, SELECT_PLACEHOLDER, clip
-from cogs.buttons import (
-    AI_OPS,
-    LOBBY_OPS,
-    ActButton,
-    ActSelect,
-    AskButton,
-    HandButton,
-    LobbyButton,
-)
+from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, act_custom_id, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
 from game import Action, ActionType, Card, Event, Phase, PlayerView
 
@@ -27,6 +20,52 @@ COLOUR = discord.Colour.from_rgb(222, 170, 60)
 MAX_ROW_BUTTONS = 5
 MAX_ROWS = 5
 SELECT_THRESHOLD = 10  # more discard choices than this: offer a select
+LOG_LINES = 5  # the table's last moves
+PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4  # Discord's button styles
+
+
+class Components:
+    """A message's components as Discord's JSON, built directly rather than as discord.ui
+    objects, for the messages that change with every move (the hands and the table).
+
+    discord.py sends it as it sends a View (it asks for nothing but what is here) but, being
+    "finished", never stores it: no View object, and no 15-minute timeout task for each
+    ephemeral hand. The clicks are routed by the DynamicItems of cogs/buttons.py, whose
+    templates these custom_ids match."""
+
+    __discord_ui_view__ = True
+    timeout = None
+
+    def __init__(self, rows: Sequence[list[dict[str, Any]]] = ()) -> None:
+        self.rows = [row for row in rows if row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self.rows]
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+def button(cid: str, label: str, style: int = SECONDARY, emoji: str | None = None
+           ) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": 2, "style": style, "label": label, "custom_id": cid,
+                            "disabled": False}
+    if emoji is not None:
+        data["emoji"] = {"name": emoji}
+    return data
+
+
+def select(cid: str, options: list[tuple[str, str]], placeholder: str) -> dict[str, Any]:
+    return {"type": 3, "custom_id": cid, "placeholder": placeholder, "min_values": 1,
+            "max_values": 1, "disabled": False,
+            "options": [{"label": label, "value": value, "default": False}
+                        for label, value in options]}
 
 
 @dataclass
@@ -35,7 +74,7 @@ class Payload:
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | Components | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
     files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures), the record
@@ -155,7 +194,8 @@ def table_message(
     It never pings (it is edited in place; the ping is its own short message, bot/timers.py),
     so its mention of the player to act only names them."""
     embed = discord.Embed(
-        title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR
+        title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR,
+        timestamp=datetime.datetime.now(datetime.UTC),  # "as of": edits may be merged
     )
     lines: list[str] = []
     if view.top is not None:
@@ -178,10 +218,15 @@ def table_message(
     lines.append("")
     lines += [seat_line(tr, view, s.seat, users[s.seat] is None) for s in view.seats]
     embed.description = "\n".join(lines)
-    names = [s.name for s in view.seats]
-    log = [text for e in recent if (text := event_text(tr, e, names))]
+    names = tuple(s.name for s in view.seats)
+    log: list[str] = []
+    for event in reversed(recent):  # the last five that say something
+        if len(log) == LOG_LINES:
+            break
+        if text := log_line(tr, event, names):
+            log.insert(0, text)
     if log:
-        embed.add_field(name=tr("Last moves"), value=clip("\n".join(log[-5:]), FIELD_VALUE),
+        embed.add_field(name=tr("Last moves"), value=clip("\n".join(log), FIELD_VALUE),
                         inline=False)
     embed.set_footer(text=options_text(tr, view))
     content, mention = None, None
@@ -194,9 +239,23 @@ def table_message(
             if deadline is not None:
                 content = tr("<@{user}>, it is your turn (the bot plays for you {deadline}).",
                              user=user, deadline=f"<t:{int(deadline)}:R>")
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(HandButton(game, clip(tr("My hand"), BUTTON_LABEL)))
+    buttons = Components([[button(custom_id("hand", game), clip(tr("My hand"), BUTTON_LABEL),
+                                  PRIMARY, "🃏")]])
     return Payload(content=content, embed=embed, view=buttons, mention=mention)
+
+
+_LOG_LINES: dict[tuple[str, Event, tuple[str, ...]], str | None] = {}
+
+
+def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None:
+    """An event's line in the table's log: each is shown in up to five table edits, so it is
+    written once (per language and names)."""
+    key = (tr.language, event, names)
+    if key not in _LOG_LINES:
+        if len(_LOG_LINES) > 20_000:
+            _LOG_LINES.clear()
+        _LOG_LINES[key] = event_text(tr, event, names)
+    return _LOG_LINES[key]
 
 
 # ---- a player's hand -----------------------------------------------------------------
@@ -223,61 +282,48 @@ def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
 
 
 STYLES = {
-    ActionType.PLAY: discord.ButtonStyle.success,
-    ActionType.DISCARD: discord.ButtonStyle.success,
-    ActionType.TAKE: discord.ButtonStyle.success,
-    ActionType.DRAW: discord.ButtonStyle.primary,
-    ActionType.ROLL: discord.ButtonStyle.primary,
-    ActionType.QUIT: discord.ButtonStyle.danger,
-    ActionType.STOP: discord.ButtonStyle.danger,
+    ActionType.PLAY: SUCCESS,
+    ActionType.DISCARD: SUCCESS,
+    ActionType.TAKE: SUCCESS,
+    ActionType.DRAW: PRIMARY,
+    ActionType.ROLL: PRIMARY,
+    ActionType.QUIT: DANGER,
+    ActionType.STOP: DANGER,
 }
 
 
-def action_components(
-    tr: Translator, view: PlayerView, game: str, version: int
-) -> discord.ui.View:
+def action_components(tr: Translator, view: PlayerView, game: str, version: int) -> Components:
     """One button per legal action; selects for a Kadabra 1's recipient and long discard lists."""
     counts = Counter(view.hand if view.seats[view.me or 0].tiles is None else
                      view.seats[view.me or 0].tiles or ())
-    components = discord.ui.View(timeout=None)
     gifts = [a for a in view.legal if a.type is ActionType.PLAY and a.give_to is not None]
     discards = [a for a in view.legal if a.type is ActionType.DISCARD]
     as_select = len(discards) > SELECT_THRESHOLD
     buttons = [a for a in view.legal if a not in gifts and not (as_select and a in discards)]
-    selects: list[ActSelect] = []
+    selects: list[dict[str, Any]] = []
     if gifts:
-        options = [
-            discord.SelectOption(label=clip(tr.plain(view.seats[a.give_to].name), SELECT_LABEL),
-                                 value=str(a))
-            for a in gifts if a.give_to is not None
-        ]
+        options = [(clip(tr.plain(view.seats[a.give_to].name), SELECT_LABEL), str(a))
+                   for a in gifts if a.give_to is not None]
         card = short_label(gifts[0].card) if gifts[0].card else "1"
         placeholder = clip(tr("Play {card} and give a chip to…", card=card), SELECT_PLACEHOLDER)
-        selects.append(ActSelect(game, version, "gift", options, placeholder))
+        selects.append(select(custom_id("pick", game, version, "gift"), options, placeholder))
     if as_select:
-        options = [discord.SelectOption(label=clip(action_label(tr, a, counts), SELECT_LABEL),
-                                        value=str(a)) for a in discards[:25]]
-        selects.append(ActSelect(game, version, "discard", options,
-                                 clip(tr("Discard…"), SELECT_PLACEHOLDER)))
+        options = [(clip(action_label(tr, a, counts), SELECT_LABEL), str(a))
+                   for a in discards[:25]]
+        selects.append(select(custom_id("pick", game, version, "discard"), options,
+                              clip(tr("Discard…"), SELECT_PLACEHOLDER)))
     quits = [a for a in buttons if a.type is ActionType.QUIT]
     buttons = [a for a in buttons if a.type is not ActionType.QUIT]
-    rows = MAX_ROWS - len(selects) - (1 if quits else 0)
-    room = rows * MAX_ROW_BUTTONS
-    for index, action in enumerate(buttons[:room]):
-        item = ActButton(game, version, str(action),
-                         clip(action_label(tr, action, counts), BUTTON_LABEL),
-                         STYLES.get(action.type))
-        item.item.row = index // MAX_ROW_BUTTONS
-        components.add_item(item)
+    room = (MAX_ROWS - len(selects) - (1 if quits else 0)) * MAX_ROW_BUTTONS
+    items = [button(act_custom_id(game, version, str(a)),
+                    clip(action_label(tr, a, counts), BUTTON_LABEL),
+                    STYLES.get(a.type, SECONDARY)) for a in buttons[:room]]
+    rows = [items[i:i + MAX_ROW_BUTTONS] for i in range(0, len(items), MAX_ROW_BUTTONS)]
     if quits:  # apart from the playing buttons, below them; it asks first (cogs/table.py)
-        ask = AskButton(game, version, "quit", clip(tr("Quit"), BUTTON_LABEL),
-                        discord.ButtonStyle.secondary)
-        ask.item.row = min(rows, -(-len(buttons[:room]) // MAX_ROW_BUTTONS))
-        components.add_item(ask)
-    for offset, select in enumerate(selects):
-        select.item.row = MAX_ROWS - len(selects) + offset
-        components.add_item(select)
-    return components
+        rows.append([button(custom_id("ask", game, version, "quit"),
+                            clip(tr("Quit"), BUTTON_LABEL))])
+    rows += [[item] for item in selects]
+    return Components(rows)
 
 
 def quit_confirmation(tr: Translator, view: PlayerView, game: str, version: int) -> Payload:
@@ -285,13 +331,12 @@ def quit_confirmation(tr: Translator, view: PlayerView, game: str, version: int)
     payload = hand_message(tr, view, game, version,
                            tr("**Quit?** It ends your round: what you hold counts."))
     quit_action = next((a for a in view.legal if a.type is ActionType.QUIT), None)
-    components = discord.ui.View(timeout=None)
+    row = []
     if quit_action is not None and view.my_turn:
-        components.add_item(ActButton(game, version, str(quit_action),
-                                      clip(tr("Yes, quit"), BUTTON_LABEL),
-                                      discord.ButtonStyle.danger))
-    components.add_item(AskButton(game, version, "back", clip(tr("Back"), BUTTON_LABEL)))
-    payload.view = components
+        row.append(button(act_custom_id(game, version, str(quit_action)),
+                          clip(tr("Yes, quit"), BUTTON_LABEL), DANGER))
+    row.append(button(custom_id("ask", game, version, "back"), clip(tr("Back"), BUTTON_LABEL)))
+    payload.view = Components([row])
     return payload
 
 
@@ -332,5 +377,5 @@ def hand_message(
             lines.append(tr("Not playable now: {cards}", cards=cards_text(held)))
     embed.description = "\n".join(lines)
     components = (action_components(tr, view, game, version) if view.my_turn
-                  else discord.ui.View(timeout=None))
+                  else Components())
     return Payload(embed=embed, view=components)

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from cogs.wire import edit_original, update_clicked
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -52,10 +54,10 @@ async def update_message(interaction: discord.Interaction, **kwargs: Any) -> boo
     logged (and False returned), the game itself is already saved and goes on.
     """
     if not interaction.response.is_done():
-        await interaction.response.edit_message(**kwargs)
+        await update_clicked(interaction, **kwargs)
         return True
     try:
-        await interaction.edit_original_response(**kwargs)
+        await edit_original(interaction, **kwargs)
     except discord.HTTPException:
         log.warning("could not edit the answer of interaction %s", interaction.id, exc_info=True)
         return False

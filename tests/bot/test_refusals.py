@@ -65,7 +65,12 @@ async def test_table_refusals(world: World) -> None:
     stale = await world.ana.click(second, draw)
     assert stale.type == 7 and "out of date" in stale.message.text
     assert not action_buttons(stale.message)
-    hand_sizes = [line for line in current(world.table).table.text.split("\n") if "**ana**" in line]
+    # the table follows the game (its edits wait for Discord's limits): it shows ben to act
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(world.table)) and t.user_id == world.ben.id else None,
+        5, "the table after ana's draw")
+    assert turn.table is not None
+    hand_sizes = [line for line in turn.table.text.split("\n") if "**ana**" in line]
     assert "7 cards" in hand_sizes[0], "the stale click drew nothing"
 
 

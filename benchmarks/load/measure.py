@@ -1,0 +1,226 @@
+"""One measured run: a fresh fake Discord, one bot (lama or the baseline), N games played."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.load.players import KeyedNotifier, Players, Stats, Table
+from benchmarks.load.procs import (
+    TOKEN,
+    cpu_seconds,
+    pin,
+    rss_kb,
+    runqueue_seconds,
+    start_bot,
+    stop_bot,
+)
+from fakediscord import ATTACH_FILES, FakeDiscord, FakeDiscordError, Message
+
+
+def build_world(fake: FakeDiscord, args: argparse.Namespace) -> list[Table]:
+    games: list[Table] = []
+    guild = None
+    for index in range(args.games):
+        if index % args.games_per_guild == 0:
+            number = index // args.games_per_guild  # guilds spread over the processes' shards
+            guild = fake.add_guild(f"Load {number}", shard=(number % args.processes,
+                                                            args.processes))
+        assert guild is not None
+        channel = guild.add_text_channel(f"lama-{index}")
+        if args.images == "off":  # no Attach Files: the bot draws no picture (text only)
+            channel.overwrites[guild.me.id] = (0, ATTACH_FILES)
+            channel.overwrite_types[guild.me.id] = 1
+        seats = args.min_players + index % (args.max_players - args.min_players + 1)
+        members = [guild.add_member(f"g{index}p{s}") for s in range(seats)]
+        games.append(Table(index, channel, members))
+    return games
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def sample_memory(pid: list[int], games: list[Table], peak: dict[str, int]) -> None:
+    """Remember the bot's RSS when the most games were being played at once."""
+    while True:
+        running = sum(g.playing for g in games)
+        rss = rss_kb(pid)
+        if running and running >= peak.get("running", 0):
+            peak.update(running=running, rss=rss)
+        peak["max_rss"] = max(peak.get("max_rss", 0), rss)
+        await asyncio.sleep(0.2)  # sampling period, not synchronisation
+
+
+ROUTE = re.compile(r"/[^/]*\d[^/]*")
+
+
+async def after_the_burst(games: list[Table], pids: list[int], stats: Stats
+                          ) -> tuple[float, float, int]:
+    """When every lobby has opened and started: the time, the bots' CPU and the moves then."""
+    t0 = time.perf_counter()
+    while any(g.outcome == "unstarted" for g in games):
+        await asyncio.sleep(0.05)  # polling the players' progress, not synchronisation
+    return time.perf_counter() - t0, cpu_seconds(pids), stats.moves
+
+
+def light_log(fake: FakeDiscord, counts: collections.Counter[str]) -> None:
+    """The fake logs every request for transcripts; here only counts (the middleware reads
+    the last entry back, so one is kept)."""
+
+    def log(kind: str, data: dict[str, Any]) -> None:
+        counts[kind] += 1
+        if kind == "rest":
+            counts[f"{data['method']} {ROUTE.sub('/{id}', data['path'].split('/messages')[0])}"
+                   + ("/messages" if "/messages" in data["path"] else "")] += 1
+        fake.entries[:] = [data]
+
+    fake.log = log  # type: ignore[method-assign]
+
+
+def actions_in(db: Path) -> int:
+    """Every action the bot's store holds (finished games, snapshots and move rows): the
+    players' moves plus the AI's."""
+    if not db.exists():
+        return 0
+    total = 0
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        for (record,) in conn.execute("SELECT record FROM games"):
+            total += len(json.loads(record).get("actions", []))
+        for (state,) in conn.execute("SELECT state FROM sessions"):
+            record = json.loads(state).get("record") or {}
+            total += len(record.get("actions", []))
+        (rows,) = conn.execute("SELECT count(*) FROM moves WHERE action IS NOT NULL").fetchone()
+    return total + rows
+
+
+async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
+                  ) -> dict[str, Any]:
+    trackers: dict[int, Table] = {}
+
+    def watch(kind: str, message: Message) -> None:
+        game = trackers.get(message.channel.id)
+        if game is not None:
+            game.see(kind, message)
+
+    pacing = args.pacing if args.pacing > 0 else None
+    async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit, pacing=pacing,
+                           shards=args.processes, max_concurrency=args.processes) as fake:
+        fake.notifier = KeyedNotifier(watch)
+        requests: collections.Counter[str] = collections.Counter()
+        light_log(fake, requests)
+        games = build_world(fake, args)
+        trackers.update({g.channel.id: g for g in games})
+        launched = time.perf_counter()
+        bots = [await start_bot(fake.port, workdir, args, i, db) for i in range(args.processes)]
+        pids = [b.pid for b in bots]
+        try:
+            pinning = (pin(bots[0].pid) if len(bots) == 1 and args.pin
+                       else f"{len(bots)} process(es), not pinned")
+            await fake.notifier.wait_for(
+                lambda: True if fake.command_syncs and len(fake.gateway.shards()) == len(bots)
+                else None, 60, "the bots to sync and connect")
+            probe = games[0].members[0]
+            for _ in range(10):  # the first interactions may arrive before the guilds are cached
+                with contextlib.suppress(FakeDiscordError):
+                    await probe.slash(games[0].channel, "lama rules")
+                    break
+            startup = time.perf_counter() - launched
+            failures_before = len(fake.failures)
+            idle_rss = rss_kb(pids)
+            stats, peak = Stats(), {}
+            players = Players(stats, args)
+            sampler = asyncio.create_task(sample_memory(pids, games, peak))
+            wait0 = fake.pacing.stats.wait if fake.pacing else 0.0
+            limited0 = (fake.pacing.stats.limited + fake.pacing.stats.global_limited
+                        if fake.pacing else 0)
+            rest0 = requests["rest"]
+            queued0 = runqueue_seconds(pids)
+            own_queued0 = runqueue_seconds(os.getpid(), children=False)
+            cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
+            tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
+            burst = asyncio.create_task(after_the_burst(games, pids, stats))
+            _, late = await asyncio.wait(tasks, timeout=args.seconds)
+            if not burst.done():
+                burst.cancel()
+            burst_end = burst.result() if burst.done() and not burst.cancelled() else None
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+            elapsed = time.perf_counter() - t0
+            bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
+            queued = runqueue_seconds(pids) - queued0
+            own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
+            rest = requests["rest"] - rest0
+            routes = {k: v for k, v in requests.items() if " " in k}
+            waited = (fake.pacing.clock.real(fake.pacing.stats.wait - wait0)
+                      if fake.pacing else 0.0)
+            limited = (fake.pacing.stats.limited + fake.pacing.stats.global_limited - limited0
+                       if fake.pacing else 0)
+            end = time.time()
+            for game in games:  # moves the table never showed: lagging until now at least
+                game.lag += [end - t for t in game.unshown]
+            sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sampler
+        finally:
+            for bot in bots:
+                await stop_bot(bot)
+    human = stats.moves
+    if burst_end is not None:  # the CPU per move is that of the play after the lobby burst
+        burst_s, burst_cpu, burst_moves = burst_end
+        play_cpu, play_moves = bot_cpu - (burst_cpu - cpu0), human - burst_moves
+    else:
+        burst_s, play_cpu, play_moves = elapsed, bot_cpu, human
+    store = Path(args.db_dir or workdir) / "lama.db"
+    ai = max(0, actions_in(store) - human) if args.bot == "lama" and not db else 0
+    moves = max(human + ai, 1)
+    play_moves = max(play_moves + ai, 1)  # (AI seats play once the games have started)
+    running = peak.get("running", 0)
+    lags = [lag for g in games for lag in g.lag]
+    return {
+        "bot": args.bot if args.processes == 1 else f"{args.bot} ×{args.processes} processes",
+        "pinning": pinning,
+        "startup_s": round(startup, 1),
+        "elapsed_s": round(elapsed, 1),
+        "games_finished": sum(g.outcome == "finished" for g in games),
+        "games_failed": sum(g.outcome in ("lobby failed", "stuck") for g in games),
+        "human_moves": human,
+        "ai_moves": ai,
+        "hand_opens": stats.opens,
+        "moves_per_second": round(moves / elapsed, 1),
+        "cpu_ms_per_move": round(1000 * play_cpu / play_moves, 3),
+        "cpu_ms_per_move_with_burst": round(1000 * bot_cpu / moves, 3),
+        "burst_s": round(burst_s, 1),
+        "bot_cpu_percent": round(100 * bot_cpu / elapsed),
+        "rest_calls_per_move": round(rest / moves, 2),
+        "p50_ms": round(percentile(stats.play, 0.50) * 1000, 1),
+        "p99_ms": round(percentile(stats.play, 0.99) * 1000, 1),
+        "max_ms": round(max(stats.play, default=0) * 1000, 1),
+        "over_3s": stats.over_limit,
+        "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
+        "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
+        "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
+        "bucket_wait_ms_per_move": round(1000 * waited / moves, 2),
+        "rate_limited_429s": limited,
+        "429s_by_bucket": (dict(fake.pacing.stats.by_bucket) if fake.pacing else {}),
+        "failed_interactions": len(fake.failures) - failures_before,
+        "errors": len(stats.errors),
+        "fake_cpu_percent": round(100 * own_cpu / elapsed),
+        "bot_cpu_wait_ms_per_move": round(1000 * queued / moves, 2),
+        "fake_cpu_wait_percent": round(100 * own_queued / elapsed),
+        "rss_idle_mb": round(idle_rss / 1024, 1),
+        "memory_kb_per_game": round((peak.get("rss", idle_rss) - idle_rss) / max(running, 1)),
+        "routes": "; ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1])),
+        "first_errors": "; ".join(stats.errors[:3]) or "-",
+    }

@@ -1,0 +1,282 @@
+"""The simulated players: they open a lobby, join, and play what their hand offers.
+
+A player acts on what Discord shows them: their ephemeral hand when it shows their turn
+(answered to their click, or edited by the bot when their turn comes), else the public table
+naming them (then they press My hand). Before each move they think for an exponentially
+distributed time (``--think-mean``, seeded per game). Both bots (lama and the baseline) draw
+the same custom_ids and labels, so the same players play both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import random
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from fakediscord import FakeDiscordError, Member, Message, TextChannel
+from fakediscord.base import Notifier, WaitTimeout
+
+T = TypeVar("T")
+MENTION = re.compile(r"<@(\d+)>, it is your turn")
+HAND, ACT, PICK, REMATCH = "lama:v2:hand:", "lama:v2:act:", "lama:v2:pick:", "lama:v2:rematch:"
+TURN_WAIT = 30.0  # a game where nothing moves for this long is counted as stuck
+QUIET = 5.0  # no move for this long: a player the table names presses My hand again
+DEFERRED_UPDATE, UPDATE = 6, 7  # interaction callback types that accept a click
+
+
+class KeyedNotifier(Notifier):
+    """The fake's notifier without the thundering herd (its own wakes every waiter per change).
+
+    The driver's generic waits (an interaction's answer, login, sync) are checked on
+    message-less notifications only, which is where the fake signals them; message changes go
+    to ``watch`` (per-channel tracking of the games).
+    """
+
+    def __init__(self, watch: Callable[[str, Message], None]) -> None:
+        super().__init__()
+        self.watch = watch
+        self._waiters: dict[asyncio.Future[Any], Callable[[], Any]] = {}
+
+    def notify(self, kind: str = "", message: Message | None = None) -> None:
+        if message is not None:
+            self.watch(kind, message)
+            return
+        for future, check in list(self._waiters.items()):
+            if future.done():
+                continue
+            try:
+                result = check()
+            except Exception as exc:  # e.g. the interaction failed: the driver raises
+                future.set_exception(exc)
+                continue
+            if result is not None:
+                future.set_result(result)
+
+    async def wait_for(self, check: Callable[[], T | None], timeout: float, what: str) -> T:
+        result = check()
+        if result is not None:
+            return result
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._waiters[future] = check
+
+        def expire() -> None:
+            if not future.done():
+                future.set_exception(WaitTimeout(f"timed out after {timeout}s waiting for {what}"))
+
+        handle = loop.call_later(timeout, expire)
+        try:
+            return await future
+        finally:
+            handle.cancel()
+            self._waiters.pop(future, None)
+
+
+@dataclass
+class Stats:
+    lobby: list[float] = field(default_factory=list)  # the burst: every lobby at once
+    play: list[float] = field(default_factory=list)  # moves and My hand, once games run
+    moves: int = 0
+    opens: int = 0
+    errors: list[str] = field(default_factory=list)
+    over_limit: int = 0
+    table_lag: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Seat:
+    member: Member
+    hand: Message | None = None  # the ephemeral hand last answered to this player
+    acted_on: tuple[int, int] | None = None  # the hand state they last clicked from
+
+
+def stamp(message: Message | None) -> tuple[int, int] | None:
+    return None if message is None else (message.id, message.edits)
+
+
+@dataclass
+class Table:
+    """One game's channel as its players see it."""
+
+    index: int
+    channel: TextChannel
+    members: list[Member]
+    seats: list[Seat] = field(default_factory=list)
+    table: Message | None = None
+    final: Message | None = None
+    wake: asyncio.Future[None] | None = None
+    opened_from: tuple[int, int] | None = None  # the table state we last pressed My hand for
+    actions: int = 0
+    playing: bool = False
+    outcome: str = "unstarted"
+    unshown: list[float] = field(default_factory=list)  # accepted moves the table lacks
+    lag: list[float] = field(default_factory=list)
+    progress: float = field(default_factory=time.monotonic)  # when a move was last accepted
+
+    def __post_init__(self) -> None:
+        self.seats = [Seat(m) for m in self.members]
+
+    def see(self, kind: str, message: Message) -> None:
+        if message.ephemeral_to is None:
+            if kind == "create" and any(b.custom_id and b.custom_id.startswith(REMATCH)
+                                        for b in message.buttons):
+                self.final = message
+            elif kind == "create" and any(b.custom_id and b.custom_id.startswith(HAND)
+                                          for b in message.buttons):
+                self.table = message
+            if message is self.table and kind in ("create", "edit"):
+                self.shown(message)
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
+
+    def shown(self, message: Message) -> None:
+        """The table arrived: the moves accepted before it was drawn are shown (its embed's
+        timestamp says when it was drawn)."""
+        stamp_text = (message.embed_dicts[0].get("timestamp") if message.embed_dicts else None)
+        if not stamp_text or not self.unshown:
+            return
+        drawn = datetime.datetime.fromisoformat(stamp_text).timestamp()
+        now = time.time()
+        while self.unshown and self.unshown[0] <= drawn:
+            self.lag.append(now - self.unshown.pop(0))
+
+    async def changed(self) -> None:
+        async with asyncio.timeout(QUIET):
+            self.wake = asyncio.get_running_loop().create_future()
+            await self.wake
+
+
+def pick(hand: Message, rng: random.Random) -> tuple[str, str | None] | None:
+    """A random legal choice, avoiding "quit" while anything else is possible."""
+    choices: list[tuple[str, str | None]] = [
+        (b.custom_id, None) for b in hand.buttons
+        if b.custom_id and b.custom_id.startswith(ACT) and not b.disabled
+    ]
+    for select in hand.selects:
+        if select.custom_id.startswith(PICK):
+            choices += [(select.custom_id, o.value) for o in select.options]
+    keep = [c for c in choices if not (c[1] or c[0]).endswith("quit")]
+    return rng.choice(keep or choices) if choices else None
+
+
+class Players:
+    """Every game's players."""
+
+    def __init__(self, stats: Stats, args: argparse.Namespace) -> None:
+        self.stats = stats
+        self.args = args
+
+    async def timed(self, call: Callable[[], Awaitable[T]], into: list[float]) -> T | None:
+        """Run one user action; record how long the bot took to answer it."""
+        started = time.perf_counter()
+        try:
+            return await call()
+        except FakeDiscordError as exc:
+            self.stats.errors.append(str(exc).splitlines()[0])
+            return None
+        finally:
+            took = time.perf_counter() - started
+            into.append(took)
+            if took > self.args.limit:
+                self.stats.over_limit += 1
+
+    async def lobby(self, game: Table) -> bool:
+        host, *guests = game.members
+        options = {"variant": self.args.variant}
+        options["rounds" if self.args.variant == "tutorial" else "target"] = self.args.target
+        burst = self.stats.lobby
+        reply = await self.timed(partial(host.slash, game.channel, "lama start", **options),
+                                 burst)
+        if reply is None or reply.message is None:
+            return False
+        lobby = reply.message
+        while lobby.loading:  # a deferred answer ("thinking…"): the lobby comes with its edit
+            await game.changed()
+        for guest in guests:
+            if await self.timed(partial(guest.click, lobby, "Join"), burst) is None:
+                return False
+        for _ in range(self.args.hard_ais):  # they think in the bot's AI pool
+            if await self.timed(partial(host.click, lobby, "Add hard AI"), burst) is None:
+                return False
+        return await self.timed(partial(host.click, lobby, "Start"), burst) is not None
+
+    async def play(self, game: Table, rng: random.Random) -> None:
+        by_id = {s.member.id: s for s in game.seats}
+        while game.actions < self.args.actions_per_game:
+            if game.final is not None:
+                game.outcome = "finished"
+                return
+            seat = next((s for s in game.seats if s.hand is not None
+                         and stamp(s.hand) != s.acted_on and pick(s.hand, rng) is not None),
+                        None)
+            if seat is not None:
+                await self.move(game, seat, rng)
+                continue
+            match = MENTION.search(game.table.content or "") if game.table else None
+            named = by_id.get(int(match[1])) if match else None
+            quiet = time.monotonic() - game.progress
+            if named is not None and stamp(game.table) != game.opened_from and (
+                    named.hand is None or quiet > QUIET):  # (a hand the bot stopped following)
+                game.opened_from = stamp(game.table)
+                await self.open_hand(game, named)
+                continue
+            if quiet > TURN_WAIT:
+                raise TimeoutError
+            with contextlib.suppress(TimeoutError):
+                await game.changed()
+        game.outcome = "capped"
+
+    async def open_hand(self, game: Table, seat: Seat) -> None:
+        """Press My hand on the table (the hand is not open, or the bot stopped following it)."""
+        assert game.table is not None
+        button = next(b for b in game.table.buttons if b.custom_id
+                      and b.custom_id.startswith(HAND))
+        reply = await self.timed(partial(seat.member.click, game.table, button.custom_id),
+                                 self.stats.play)
+        self.stats.opens += 1
+        if reply is not None and reply.message is not None and reply.message.ephemeral:
+            seat.hand = reply.message
+
+    async def move(self, game: Table, seat: Seat, rng: random.Random) -> None:
+        if self.args.think_mean > 0:  # human think time, not synchronisation
+            await asyncio.sleep(rng.expovariate(1 / self.args.think_mean))
+        hand = seat.hand
+        assert hand is not None
+        seat.acted_on = stamp(hand)
+        choice = pick(hand, rng)
+        if choice is None:
+            return
+        custom_id, value = choice
+        call = (partial(seat.member.click, hand, custom_id) if value is None
+                else partial(seat.member.select, hand, value, custom_id=custom_id))
+        result = await self.timed(call, self.stats.play)
+        if result is None or result.type not in (DEFERRED_UPDATE, UPDATE):
+            seat.hand = None  # refused or failed: look at the table again
+            return
+        game.actions += 1
+        game.progress = time.monotonic()
+        self.stats.moves += 1
+        game.unshown.append(time.time())
+        if result.type == UPDATE and result.message is not None:
+            seat.hand = result.message
+
+    async def run(self, game: Table, seed: int) -> None:
+        try:
+            if not await self.lobby(game):
+                game.outcome = "lobby failed"
+                return
+            game.playing, game.outcome = True, "cut by --seconds"
+            game.progress = time.monotonic()
+            await self.play(game, random.Random(seed))
+        except TimeoutError:
+            game.outcome = "stuck"
+        finally:
+            game.playing = False

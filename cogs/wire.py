@@ -1,0 +1,53 @@
+"""The requests made with every move, without parsing the answers nobody reads.
+
+discord.py turns each answer Discord sends back into a ``Message`` (author, embeds,
+components, mentions...). For the messages lama edits with every move (the clicked hand,
+the hands that follow the game, the table) nothing reads that answer; building it was a
+large share of a move's cost. These send exactly what discord.py's own methods send (same
+parameters, same routes, same rate-limit handling) and return nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.enums import InteractionResponseType
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+
+async def update_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """``interaction.response.edit_message(**kwargs)``: the type-7 answer to a click."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=InteractionResponseType.message_update.value,
+        previous_allowed_mentions=state.allowed_mentions, **kwargs)
+    http = state.http
+    await async_context.get().create_interaction_response(
+        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
+        proxy_auth=http.proxy_auth, params=params)
+    response._response_type = InteractionResponseType.message_update
+
+
+async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """``interaction.edit_original_response(**kwargs)``, through the interaction's token."""
+    state = interaction._state
+    http = state.http
+    with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
+                                   **kwargs) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files)
+
+
+async def edit_message(client: discord.Client, channel_id: int, message_id: int,
+                       **kwargs: Any) -> None:
+    """``PartialMessage.edit(**kwargs)`` of a channel message (the table)."""
+    with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
+                                   **kwargs) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
