@@ -66,7 +66,8 @@ what the fake does not model are listed in ``fakediscord/README.md``. In short::
     fake.emojis                   # application emojis (/applications/{id}/emojis)
 
 A user action returns once the bot answered; it raises ``FakeDiscordError`` when the bot did
-not answer within ``interaction_timeout`` (3 s, recorded in ``fake.failures``). Requests
+not answer within ``interaction_timeout`` (3 s, or ``$FAKEDISCORD_INTERACTION_TIMEOUT``;
+recorded in ``fake.failures``). Requests
 Discord would refuse get Discord's 4xx ``{"message", "code"}`` and are recorded in
 ``fake.refusals``. Bugs of the fake itself are answered 400 code 0, recorded in
 ``fake.errors``, and make ``fake.run`` raise at exit; so does any lint.
