@@ -10,6 +10,10 @@ from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextCha
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 WAIT = 10.0
+KILLED_CLICK = 3.0
+"""Discord's own 3 s, for tests whose bot is killed (or whose answer is made to fail)
+mid-click: the fake gives such a click up after it, as Discord does, instead of after the
+suite's longer allowance for a slow machine (tests/conftest.py)."""
 
 
 def is_table(message: Message) -> bool:

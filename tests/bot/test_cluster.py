@@ -21,6 +21,7 @@ from bot.backends import is_postgres, make_store
 from bot.shards import shard_of
 from fakediscord import FakeDiscord, Guild, Member, TextChannel
 from tests.bot.conftest import make_settings
+from tests.bot.helpers import KILLED_CLICK
 from tests.bot.test_restart import take_turn
 
 pytestmark = pytest.mark.slow  # a launcher, bot processes killed and restarted
@@ -150,7 +151,8 @@ async def test_two_processes_one_killed_mid_round_every_game_as_if_never_killed(
 ) -> None:
     expected = await uninterrupted_record(tmp_path)
     log = tmp_path / "cluster.log"
-    async with FakeDiscord(shards=SHARDS, max_concurrency=SHARDS) as fake:
+    async with FakeDiscord(shards=SHARDS, max_concurrency=SHARDS,
+                           interaction_timeout=KILLED_CLICK) as fake:
         clubs = [Club(fake, name, shard) for name, shard in LAYOUT.items()]
         async with cluster(fake, pg_url, log) as launcher:
             assert fake.command_syncs == 1, "exactly one process syncs the commands"

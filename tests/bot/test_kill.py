@@ -18,7 +18,7 @@ import pytest
 from bot.store import SqliteStore
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import WAIT, action_buttons, current, first_button
+from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons, current, first_button
 from tests.bot.test_restart import Table, changed, stored_actions, take_turn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ async def reference_record(tmp_path: Path) -> dict[str, object]:
     """The same game (same seed, same clicks), played by an in-process bot never killed."""
     settings = make_settings(tmp_path / "reference", lama_seed=SEED)
     Path(settings.lama_db).parent.mkdir()
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(interaction_timeout=KILLED_CLICK) as fake:
         club = Table(fake, settings)
         async with fake.run(club.bot()):
             await club.start_game(ai=True)
@@ -101,7 +101,7 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
     expected = await reference_record(tmp_path)
     db = tmp_path / "lama.db"
     log = tmp_path / "bot.log"
-    async with FakeDiscord(token="fake.kill-test-token") as fake:
+    async with FakeDiscord(token="fake.kill-test-token", interaction_timeout=KILLED_CLICK) as fake:
         club = Table(fake, make_settings(tmp_path, lama_seed=SEED))
         syncs = fake.command_syncs
         async with bot_process(fake, db, log) as first:

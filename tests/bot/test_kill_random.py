@@ -24,7 +24,7 @@ import pytest
 
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
-from tests.bot.helpers import WAIT, Turn, action_buttons, current, is_final
+from tests.bot.helpers import KILLED_CLICK, WAIT, Turn, action_buttons, current, is_final
 from tests.bot.test_kill import ROOT, SEED, START, sound
 from tests.bot.test_outbox import tables, titled
 from tests.bot.test_restart import stored_actions
@@ -176,7 +176,8 @@ async def test_ten_kills_at_random_moments_lose_nothing_and_show_everything_once
     db, log = tmp_path / "lama.db", tmp_path / "bot.log"
     acked: list[tuple[int, list[tuple[int, str]]]] = []
     kills = 0
-    async with FakeDiscord(token="fake.random-kill-token") as fake:
+    async with FakeDiscord(token="fake.random-kill-token",
+                           interaction_timeout=KILLED_CLICK) as fake:
         guild = fake.add_guild("Lama Club")
         ana, ben = guild.add_member("ana"), guild.add_member("ben")
         members = {ana.id: ana, ben.id: ben}

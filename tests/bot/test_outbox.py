@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from fakediscord import FakeDiscord, Member, Message, TextChannel
-from tests.bot.helpers import WAIT, current, is_final, is_table
+from tests.bot.helpers import KILLED_CLICK, WAIT, current, is_final, is_table
 from tests.bot.test_kill import START, bot_process, sound
 
 END = "end"  # the last move of a game: round summary, finished table, final standings
@@ -132,7 +132,8 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
     tmp_path: Path,
 ) -> None:
     db, log = tmp_path / "lama.db", tmp_path / "bot.log"
-    async with FakeDiscord(token="fake.outbox-test-token") as fake:
+    async with FakeDiscord(token="fake.outbox-test-token",
+                           interaction_timeout=KILLED_CLICK) as fake:
         guild = fake.add_guild("Lama Club")
         members = {m.id: m for m in (guild.add_member("ana"), guild.add_member("ben"))}
         channels = [guild.add_text_channel(f"case-{i}") for i in range(len(CASES))]
@@ -170,7 +171,8 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
 
 async def test_sigterm_lets_the_answer_under_way_finish_and_drops_nothing(tmp_path: Path) -> None:
     db, log = tmp_path / "lama.db", tmp_path / "bot.log"
-    async with FakeDiscord(token="fake.sigterm-test-token") as fake:
+    async with FakeDiscord(token="fake.sigterm-test-token",
+                           interaction_timeout=KILLED_CLICK) as fake:
         guild = fake.add_guild("Lama Club")
         ana, ben = guild.add_member("ana"), guild.add_member("ben")
         channel = guild.add_text_channel("lama")

@@ -12,7 +12,7 @@ from typing import Any
 from bot.outbox import Write
 from fakediscord import FakeDiscord, FakeDiscordError
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import WAIT, action_buttons
+from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons
 from tests.bot.test_faults import db_of, start
 from tests.bot.test_restart import Table, stored_actions
 
@@ -45,7 +45,7 @@ async def test_a_failed_save_undoes_the_move_and_says_so(world: World) -> None:
 
 
 async def test_a_failed_first_answer_posts_the_lobby_in_the_channel(tmp_path: Path) -> None:
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(interaction_timeout=KILLED_CLICK) as fake:
         club = Table(fake, make_settings(tmp_path))
         async with fake.run(club.bot()):
             fault = fake.fail("POST", "/interactions/*/callback", status=404, times=1)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from fakediscord.fake import TIMEOUT_VARIABLE
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,7 +36,7 @@ def free_port() -> int:
 
 def sandbox_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith("LAMA_") and k != "DISCORD_TOKEN"}
+           if not k.startswith("LAMA_") and k not in ("DISCORD_TOKEN", TIMEOUT_VARIABLE)}
     env.update(PYTHONPATH=str(ROOT), LAMA_AI_DELAY="0", LAMA_SEED="sandbox-e2e", **extra)
     return env
 

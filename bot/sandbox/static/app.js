@@ -171,9 +171,14 @@ function whoseTurn() {
   const pings = [...state.messages.values()]
     .filter((m) => !m.deleted && m.to === null && m.bot)
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  const last = pings[pings.length - 1];
-  const found = last && /<@!?(\d+)>/.exec(last.content || "");
-  return found ? found[1] : null;
+  // the newest public message that mentions someone: a ping once the player has acted is
+  // edited to a line without the mention, so look past it to the table, which names the
+  // player to act in its content
+  for (let i = pings.length - 1; i >= 0; i -= 1) {
+    const found = /<@!?(\d+)>/.exec(pings[i].content || "");
+    if (found) return found[1];
+  }
+  return null;
 }
 
 function drawMessage(msg) {
