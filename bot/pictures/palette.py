@@ -1,5 +1,5 @@
-"""The shared palette of the faces' tiles (bot.pictures.tiles), made by
-``python -m bot.pictures.tiles > bot/pictures/palette.py``: 255 RGB colours."""
+"""The shared palette of the faces' tiles (bot.pictures.tiles), written by
+``python -m bot.pictures.tiles``: 255 RGB colours."""
 
 COLOURS: tuple[int, ...] = (
     0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xfe, 0xfb, 0xff, 0xc8, 0x28,

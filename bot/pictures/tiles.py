@@ -102,13 +102,21 @@ def warm() -> None:
         chip_tile(kind)
 
 
-if __name__ == "__main__":  # python -m bot.pictures.tiles > bot/pictures/palette.py
+def palette_source() -> str:
+    """bot/pictures/palette.py's text, from the faces as they are drawn now."""
     values = sheet_colours()
     rows = [", ".join(f"0x{v:02x}" for v in values[i:i + 12]) for i in range(0, len(values), 12)]
-    print('"""The shared palette of the faces\' tiles (bot.pictures.tiles), made by')
-    print('``python -m bot.pictures.tiles > bot/pictures/palette.py``: 255 RGB colours."""')
-    print()
-    print("COLOURS: tuple[int, ...] = (")
-    for row in rows:
-        print(f"    {row},")
-    print(")")
+    lines = ['"""The shared palette of the faces\' tiles (bot.pictures.tiles), written by',
+             '``python -m bot.pictures.tiles``: 255 RGB colours."""', "",
+             "COLOURS: tuple[int, ...] = ("]
+    return "\n".join([*lines, *(f"    {row}," for row in rows), ")", ""])
+
+
+if __name__ == "__main__":  # python -m bot.pictures.tiles: writes bot/pictures/palette.py
+    import logging
+    from pathlib import Path
+
+    logging.basicConfig(level=logging.INFO)
+    target = Path(__file__).with_name("palette.py")
+    target.write_text(palette_source())
+    logging.getLogger(__name__).info("wrote %s", target)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 
@@ -14,6 +16,14 @@ KILLED_CLICK = 3.0
 """Discord's own 3 s, for tests whose bot is killed (or whose answer is made to fail)
 mid-click: the fake gives such a click up after it, as Discord does, instead of after the
 suite's longer allowance for a slow machine (tests/conftest.py)."""
+
+
+def screenshots(tmp_path: Path) -> Path:
+    """Where a test's screenshots go: ``$LAMA_SCREENSHOTS`` (the README's come from
+    ``LAMA_SCREENSHOTS=docs/screenshots``), else the test's temporary folder."""
+    folder = Path(os.environ.get("LAMA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def is_table(message: Message) -> bool:

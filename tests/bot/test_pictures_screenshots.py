@@ -8,7 +8,6 @@ to the test's temporary folder.
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from playwright.sync_api import sync_playwright
 
 from fakediscord.transcript import render_html
 from tests.bot.conftest import World
-from tests.bot.helpers import play_out
+from tests.bot.helpers import play_out, screenshots
 from tests.sandbox.conftest import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 pytestmark = pytest.mark.slow  # a whole game and a real browser
@@ -43,8 +42,7 @@ def shoot(page_path: Path, shots: dict[str, int], folder: Path) -> dict[str, int
 
 async def test_screenshots_of_a_game_with_pictures(world: World, tmp_path: Path) -> None:
     require_chromium()
-    folder = Path(os.environ.get("LAMA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshots(tmp_path)
     world.fake.keep_files = True
     lobby = (await world.ana.slash(world.table, "lama start", variant="classic",
                                    target=12)).message

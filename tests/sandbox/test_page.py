@@ -6,13 +6,13 @@ from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
+from tests.bot.helpers import screenshots
 from tests.sandbox.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -38,12 +38,6 @@ def browser() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
-
-
-def screenshots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("LAMA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def play_as(page: Page, name: str) -> None:
