@@ -17,14 +17,16 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiosqlite
-import asyncpg
 
 from bot.ratings import NEW, Entrant, Skill, ai_key, finishing_places, rate
 from bot.results import PlayedGame, SeatResult, Standing, board_order
 from game import find_rules, from_dict, player_view, replay
+
+if TYPE_CHECKING:  # asyncpg is imported where a PostgreSQL database is opened (bot/pgstore.py)
+    import asyncpg
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,11 @@ import io
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure  # a bare Figure draws with Agg: no display, no pyplot
-from matplotlib.ticker import MaxNLocator
+if TYPE_CHECKING:  # matplotlib is imported at the first chart: half a second of every start
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 # Player colours, in seat order; the matching emoji name them in the message text.
 SEAT_RGB: tuple[str, ...] = ("#e74c3c", "#3498db", "#2ecc71", "#f1c40f", "#9b59b6", "#e67e22")
@@ -33,6 +34,9 @@ def _axes() -> tuple[Figure, Axes]:
     render in worker threads; matplotlib objects are not shared between threads)."""
     made: tuple[Figure, Axes] | None = getattr(_figures, "totals", None)
     if made is None:
+        from matplotlib.figure import Figure  # a bare Figure draws with Agg: no pyplot
+        from matplotlib.ticker import MaxNLocator
+
         figure = Figure(figsize=(6.4, 3.6), dpi=80, facecolor=BACKGROUND)
         axes = figure.add_subplot()
         axes.set_facecolor(BACKGROUND)
@@ -87,6 +91,8 @@ def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
 
 @lru_cache(maxsize=64)
 def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]) -> bytes:
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.4, 3.2), dpi=80, facecolor=BACKGROUND)
     axes = figure.add_subplot()
     axes.set_facecolor(BACKGROUND)
