@@ -26,6 +26,10 @@ SEED = "kill-11"
 START = 120.0
 """Seconds a bot process may take to start and identify: a net against a hang, not a speed
 check (on two cores shared with other work a start has taken over 20 s)."""
+STOP = 120.0
+"""Seconds a bot process may take to exit (at its fault point, or stopping after SIGTERM): a
+net against a hang, not a speed check (a stop bounds each of its steps by 10 s itself, and at
+a load of 11 on two cores one has taken over 10 s)."""
 
 
 def final_record(db: Path) -> dict[str, object]:

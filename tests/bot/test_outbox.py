@@ -22,7 +22,7 @@ import pytest
 
 from fakediscord import FakeDiscord, Member, Message, TextChannel
 from tests.bot.helpers import KILLED_CLICK, WAIT, current, is_final, is_table
-from tests.bot.test_kill import START, bot_process, sound
+from tests.bot.test_kill import START, STOP, bot_process, sound
 
 END = "end"  # the last move of a game: round summary, finished table, final standings
 ROUND = "round"  # a move that ends a round: round summary, the next round's table
@@ -123,7 +123,7 @@ async def play_case(fake: FakeDiscord, kind: str, channel: TextChannel,
         await ana.click(lobby.message, "Start")
         seen = await quit_turn(fake, channel, members, process, None)
         await quit_turn(fake, channel, members, process, seen)
-    await asyncio.wait_for(process.wait(), WAIT)
+    await asyncio.wait_for(process.wait(), STOP)
     assert process.returncode == -signal.SIGKILL, "killed at its fault point"
 
 
@@ -158,7 +158,7 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
             await fake.notifier.wait_for(lambda: True if shown(*previous) else None, WAIT,
                                          "the last case to be shown")
             last.send_signal(signal.SIGTERM)
-            assert await asyncio.wait_for(last.wait(), WAIT) == 0, log.read_text()
+            assert await asyncio.wait_for(last.wait(), STOP) == 0, log.read_text()
         for (kind, _), channel in zip(CASES, channels, strict=True):
             assert_shown_once(kind, channel)
         assert not fake.failures or all("no answer" in f.reason for f in fake.failures)
@@ -198,7 +198,7 @@ async def test_sigterm_lets_the_answer_under_way_finish_and_drops_nothing(tmp_pa
                 b.custom_id for b in asked.buttons
                 if ":act:" in b.custom_id and b.custom_id.endswith(":quit")))
             assert answer.type == 7, "the move under way is answered"
-            assert await asyncio.wait_for(process.wait(), WAIT) == 0, log.read_text()
+            assert await asyncio.wait_for(process.wait(), STOP) == 0, log.read_text()
         shown = current(channel)
         assert shown is not None and shown.user_id not in (None, turn.user_id), \
             "the table shows the move (the other player's turn)"
