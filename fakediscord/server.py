@@ -15,7 +15,7 @@ from .emojis import EmojiRoutes
 from .interactions import InteractionRoutes
 from .model import Guild
 from .validate import ApiError, unknown
-from .wire import json_response, read_body
+from .wire import json_response, media_type, read_body
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -141,7 +141,7 @@ def _authorized(fake: FakeDiscord, request: web.Request, path: str) -> bool:
 
 
 async def _peek(request: web.Request) -> Any:
-    if request.content_type != "application/json" or not request.can_read_body:
+    if media_type(request) != "application/json" or not request.can_read_body:
         return None
     try:
         return await request.json()
