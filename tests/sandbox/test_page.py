@@ -21,7 +21,7 @@ from tests.sandbox.conftest import (
     stopped_cleanly,
 )
 
-pytestmark = pytest.mark.slow  # a real browser and a sandbox process per test
+pytestmark = pytest.mark.slow  # a real browser, and a sandbox process per test
 
 WAIT_MS = 20_000
 TABLE = 'article:has(button[data-custom-id^="lama:v2:hand:"])'
@@ -29,8 +29,10 @@ FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
 ACTIONS = 'button[data-custom-id^="lama:v2:act:"]:enabled'
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """One Chromium for the module's tests (each opens its own page): a launch is ~1 s of
+    CPU. Torn down before a test of another module runs, as module fixtures are."""
     require_chromium()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
