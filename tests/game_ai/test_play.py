@@ -74,7 +74,8 @@ def test_ctrl_c_leaves_quietly() -> None:
             seen += chunk
     waiting_in_read(proc.pid)  # a signal between the prompt and the read waits for the read
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)  # stdin stays open until it exits: an end of input (communicate
+    out, err = proc.communicate(timeout=60)  # closes it) must not race the signal
     assert proc.returncode == 130
     assert "Traceback" not in err.decode() and "KeyboardInterrupt" not in err.decode()
     assert "the game is abandoned" in (seen + out).decode()
