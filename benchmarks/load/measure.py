@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.load.answer_report import decompose
+from benchmarks.load.answer_trace import HarnessTrace, probe_loop
 from benchmarks.load.players import KeyedNotifier, Players, Stats, Table
 from benchmarks.load.procs import (
     TOKEN,
@@ -114,6 +116,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             game.see(kind, message)
 
     pacing = args.pacing if args.pacing > 0 else None
+    trace = (HarnessTrace() if getattr(args, "trace", False) and args.bot == "lama"
+             and args.processes == 1 else None)
+    if trace is not None:  # before the fake's routes are bound
+        trace.install()
     async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit, pacing=pacing,
                            shards=args.processes, max_concurrency=args.processes) as fake:
         fake.notifier = KeyedNotifier(watch)
@@ -139,7 +145,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             failures_before = len(fake.failures)
             idle_rss = rss_kb(pids)
             stats, peak = Stats(), {}
-            players = Players(stats, args)
+            if trace is not None:
+                probe = asyncio.create_task(probe_loop(trace.lags, trace.sched))
+            players = Players(stats, args, trace)
             sampler = asyncio.create_task(sample_memory(pids, games, peak))
             wait0 = fake.pacing.stats.wait if fake.pacing else 0.0
             limited0 = (fake.pacing.stats.limited + fake.pacing.stats.global_limited
@@ -176,6 +184,14 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         finally:
             for bot in bots:
                 await stop_bot(bot)
+    decomposition = None
+    if trace is not None:
+        probe.cancel()
+        trace.uninstall()
+        traced = workdir / "trace-0.json"
+        if traced.exists():
+            since = t0 + (burst_end[0] if burst_end is not None else 0.0)
+            decomposition = decompose(json.loads(traced.read_text()), trace, since)
     human = stats.moves
     if burst_end is not None:  # the CPU per move is that of the play after the lobby burst
         burst_s, burst_cpu, burst_moves = burst_end
@@ -223,4 +239,5 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "memory_kb_per_game": round((peak.get("rss", idle_rss) - idle_rss) / max(running, 1)),
         "routes": "; ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1])),
         "first_errors": "; ".join(stats.errors[:3]) or "-",
+        **({"answer_trace": decomposition} if decomposition is not None else {}),
     }
