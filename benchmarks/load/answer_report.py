@@ -93,13 +93,15 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
 
     def loop(lags: list[Any], pauses: list[Any]) -> dict[str, Any]:
         lags = [lag for t, lag in lags if t >= since]
-        pauses = [(gen, d) for t, gen, d in pauses if t >= since]
+        full_cpu = [p[3] for p in pauses if p[0] >= since and p[1] == 2 and len(p) > 3]
+        pauses = [(p[1], p[2]) for p in pauses if p[0] >= since]
         full = [d for gen, d in pauses if gen == 2]
         return {"lag_over_1ms": len(lags), "lag_p99_ms": round(1000 * _pct(lags, 0.99), 1),
                 "lag_max_ms": round(1000 * max(lags, default=0), 1),
                 "lags_over_50ms": sum(lag > 0.05 for lag in lags),
                 "gc_collections": len(pauses), "gc_gen2": len(full),
                 "gc_gen2_max_ms": round(1000 * max(full, default=0), 1),
+                "gc_gen2_cpu_max_ms": round(1000 * max(full_cpu, default=0), 1),
                 "gc_max_ms": round(1000 * max((d for _, d in pauses), default=0), 1),
                 "gc_total_ms": round(1000 * sum(d for _, d in pauses))}
 

@@ -38,14 +38,16 @@ class GcTimer:
     """Every collection's generation and duration (``gc.callbacks``)."""
 
     def __init__(self) -> None:
-        self.pauses: list[tuple[float, int, float]] = []  # (start, generation, seconds)
-        self._start = 0.0
+        # (start, generation, seconds, of which on a core)
+        self.pauses: list[tuple[float, int, float, float]] = []
+        self._start = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._start = now()
+            self._start, self._cpu = now(), time.thread_time()
         else:
-            self.pauses.append((self._start, info["generation"], now() - self._start))
+            self.pauses.append((self._start, info["generation"], now() - self._start,
+                                time.thread_time() - self._cpu))
 
     def install(self) -> GcTimer:
         gc.callbacks.append(self)
