@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import json
 import os
 import re
@@ -155,6 +156,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             rest0 = requests["rest"]
             queued0 = runqueue_seconds(pids)
             own_queued0 = runqueue_seconds(os.getpid(), children=False)
+            gc.collect()  # the harness's own start-up (the fake, the world) leaves the
+            gc.freeze()  # collector's walks: its pauses are not the bot's latency
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
             burst = asyncio.create_task(after_the_burst(games, pids, stats))
@@ -184,6 +187,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         finally:
             for bot in bots:
                 await stop_bot(bot)
+    gc.unfreeze()
     decomposition = None
     if trace is not None:
         probe.cancel()
