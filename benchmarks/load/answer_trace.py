@@ -279,13 +279,28 @@ def bot_main() -> int:
     import bot.__main__ as entry
 
     entry.run_loop = probed  # type: ignore[assignment]
-    try:
-        return main(sys.argv[1:])
-    finally:
+
+    def dump() -> None:
         Path(os.environ["LAMA_TRACE_FILE"]).write_text(json.dumps({
             "stamps": stamps, "waits": waits, "lags": lags, "gc": timer.pauses,
             "holds": holds, "hops": hops, "sched": sched,
             "gc_frozen": gc.get_freeze_count(), "gc_threshold": gc.get_threshold()}))
+
+    import bot.client
+
+    close = bot.client.LamaBot.close
+
+    async def dump_then_close(self: Any) -> None:  # (a long shutdown may end in SIGKILL)
+        if not getattr(self, "_trace_dumped", False):
+            self._trace_dumped = True
+            dump()
+        await close(self)
+
+    bot.client.LamaBot.close = dump_then_close  # type: ignore[method-assign]
+    try:
+        return main(sys.argv[1:])
+    finally:
+        dump()
 
 
 class HarnessTrace:
