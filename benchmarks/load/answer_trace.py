@@ -21,6 +21,7 @@ import functools
 import gc
 import json
 import os
+import signal
 import sys
 import time
 import types
@@ -251,7 +252,8 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
 
 def bot_main() -> int:
-    """``python -m bot``, traced; the stamps go to ``LAMA_TRACE_FILE`` when it returns."""
+    """``python -m bot``, traced; the stamps go to ``LAMA_TRACE_FILE`` on ``SIGUSR1`` (the
+    harness sends it at the end of the measured run, before stopping the bot)."""
     sys.path.insert(0, str(ROOT))
     stamps: dict[int, dict[str, float]] = {}
     waits: list[tuple[int, str, float]] = []
@@ -266,9 +268,19 @@ def bot_main() -> int:
 
     run_loop = bot.loop.run_loop
 
+    def dump() -> None:
+        target = Path(os.environ["LAMA_TRACE_FILE"])
+        partial = target.with_suffix(".part")
+        partial.write_text(json.dumps({
+            "stamps": stamps, "waits": waits, "lags": lags, "gc": timer.pauses,
+            "holds": holds, "hops": hops, "sched": sched,
+            "gc_frozen": gc.get_freeze_count(), "gc_threshold": gc.get_threshold()}))
+        partial.replace(target)
+
     def probed(main_coro: Any) -> Any:
         async def with_probe() -> Any:
             probe = asyncio.create_task(probe_loop(lags, sched))
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump)  # the harness
             try:
                 return await main_coro
             finally:
@@ -280,27 +292,7 @@ def bot_main() -> int:
 
     entry.run_loop = probed  # type: ignore[assignment]
 
-    def dump() -> None:
-        Path(os.environ["LAMA_TRACE_FILE"]).write_text(json.dumps({
-            "stamps": stamps, "waits": waits, "lags": lags, "gc": timer.pauses,
-            "holds": holds, "hops": hops, "sched": sched,
-            "gc_frozen": gc.get_freeze_count(), "gc_threshold": gc.get_threshold()}))
-
-    import bot.client
-
-    close = bot.client.LamaBot.close
-
-    async def dump_then_close(self: Any) -> None:  # (a long shutdown may end in SIGKILL)
-        if not getattr(self, "_trace_dumped", False):
-            self._trace_dumped = True
-            dump()
-        await close(self)
-
-    bot.client.LamaBot.close = dump_then_close  # type: ignore[method-assign]
-    try:
-        return main(sys.argv[1:])
-    finally:
-        dump()
+    return main(sys.argv[1:])
 
 
 class HarnessTrace:

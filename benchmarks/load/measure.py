@@ -10,7 +10,9 @@ import gc
 import json
 import os
 import re
+import signal
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -185,6 +187,12 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
         finally:
+            if trace is not None and bots[0].returncode is None:  # the bot's stamps, now
+                bots[0].send_signal(signal.SIGUSR1)
+                for _ in range(200):  # polling a file the bot writes (at most 20 s)
+                    if (workdir / "trace-0.json").exists():
+                        break
+                    await asyncio.sleep(0.1)
             for bot in bots:
                 await stop_bot(bot)
     gc.unfreeze()
@@ -196,6 +204,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         if traced.exists():
             since = t0 + (burst_end[0] if burst_end is not None else 0.0)
             decomposition = decompose(json.loads(traced.read_text()), trace, since)
+        else:
+            log = workdir / "bot.log"
+            sys.stderr.write("no answer trace from the bot; its log ends:\n"
+                             + (log.read_text(errors="replace")[-2000:] if log.exists() else ""))
     human = stats.moves
     if burst_end is not None:  # the CPU per move is that of the play after the lobby burst
         burst_s, burst_cpu, burst_moves = burst_end
