@@ -46,6 +46,17 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def by_window(joined: list[tuple[float, dict[str, float]]], since: float,
+              width: float = 10.0) -> list[float]:
+    """p99 of the answers clicked in each ``width`` seconds after ``since``: a backlog the
+    burst left shows as a slower first window."""
+    windows: dict[int, list[float]] = {}
+    for took, s in joined:
+        windows.setdefault(int((s["click"] - since) // width), []).append(took)
+    return [round(1000 * _pct(windows.get(i, []), 0.99), 1)
+            for i in range(max(windows, default=-1) + 1)]
+
+
 def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[str, Any]:
     """The play answers' time, segment by segment: p50/p99 of each, and what the slowest 1%
     spent where (their mean per segment); plus both loops' lag and their collections, from
@@ -123,6 +134,7 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
         "bot_side_p50_ms": round(1000 * _pct(bot_side, 0.5), 1),
         "bot_side_p99_ms": round(1000 * _pct(bot_side, 0.99), 1),
         "bot_side_max_ms": round(1000 * max(bot_side, default=0), 1),
+        "end_to_end_p99_ms_by_10s_after_burst": by_window(joined, since),
         "budget_waits_before_answer": len(waits),
         "bot_gc_frozen_objects": bot.get("gc_frozen"),
         "slowest_1pct": {"mean_ms": round(1000 * sum(t for t, _ in tail) / max(len(tail), 1), 1),
