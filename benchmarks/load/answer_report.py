@@ -105,6 +105,7 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
     def loop(lags: list[Any], pauses: list[Any]) -> dict[str, Any]:
         lags = [lag for t, lag in lags if t >= since]
         full_cpu = [p[3] for p in pauses if p[0] >= since and p[1] == 2 and len(p) > 3]
+        all_cpu = sum(p[3] for p in pauses if p[0] >= since and len(p) > 3)
         pauses = [(p[1], p[2]) for p in pauses if p[0] >= since]
         full = [d for gen, d in pauses if gen == 2]
         return {"lag_over_1ms": len(lags), "lag_p99_ms": round(1000 * _pct(lags, 0.99), 1),
@@ -114,7 +115,8 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
                 "gc_gen2_max_ms": round(1000 * max(full, default=0), 1),
                 "gc_gen2_cpu_max_ms": round(1000 * max(full_cpu, default=0), 1),
                 "gc_max_ms": round(1000 * max((d for _, d in pauses), default=0), 1),
-                "gc_total_ms": round(1000 * sum(d for _, d in pauses))}
+                "gc_total_ms": round(1000 * sum(d for _, d in pauses)),
+                "gc_total_cpu_ms": round(1000 * all_cpu)}
 
     waits = [w for w in bot["waits"] if w[2] > 0]
     holds: dict[str, list[tuple[float, int]]] = {}
