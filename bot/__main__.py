@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.client import LamaBot
-from bot.loop import freeze_startup_heap, run_loop, tune_interpreter
+from bot.loop import freeze_startup_heap, run_loop
 from bot.settings import Settings, point_at
 from bot.store import StoreError
 
@@ -53,7 +53,6 @@ async def run(settings: Settings, token: str) -> None:
         stopping.append(asyncio.ensure_future(bot.close()))
 
     loop.add_signal_handler(signal.SIGTERM, stop)
-    tune_interpreter()
     async with bot:
         await bot.store.open()  # a bad database file is reported before contacting Discord
         freezing = asyncio.create_task(freeze_when_ready(bot))

@@ -5,28 +5,21 @@ uvloop (libuv under asyncio's interface) makes the loop itself and its sockets c
 load benchmark measures what it saves per move (README, "Dependencies, and why"). Nothing
 else depends on it: tests and the sandbox run on asyncio's own loop.
 
-The answer to a click waits for the store's commit, which runs on aiosqlite's thread: that
-thread gets the interpreter lock only when the loop's thread lets go of it, at the latest
-after ``sys.getswitchinterval()`` (5 ms by default) while the loop is busy. And a full garbage
-collection walks every object alive, the start-up's (modules, discord.py, the catalogs, the
-restored games) included: the load benchmark saw one stop the loop for 318 ms. So ``python -m
-bot`` hands the lock over after :data:`SWITCH_INTERVAL`, and once ready it freezes what
-start-up built (``gc.freeze()``: out of the collector's reach, as CPython's documentation
-advises for servers). ``benchmarks/bot_load.py --trace`` shows both (store hops, collections).
+A full garbage collection walks every object alive, the start-up's (modules, discord.py,
+the catalogs, the restored games) included: the load benchmark saw one take 188 ms of CPU
+at 100 games. Once ready, ``python -m bot`` freezes what start-up built (``gc.freeze()``: out
+of the collector's reach, as CPython's documentation advises for servers); ``benchmarks/
+bot_load.py --trace`` prints the collections.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import sys
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-
-SWITCH_INTERVAL = 0.001  # seconds a thread may keep the interpreter lock while another waits
-
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, on uvloop's loop where available (Ctrl-C works the same)."""
@@ -36,11 +29,6 @@ def run_loop(main: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         return runner.run(main)
-
-
-def tune_interpreter() -> None:
-    """Hand the interpreter lock to a waiting thread (SQLite's) sooner than by default."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def freeze_startup_heap() -> int:
