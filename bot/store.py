@@ -23,7 +23,6 @@ from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import STATE, Owed, Write
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
-from bot.sqlite_batch import Batch
 
 log = logging.getLogger(__name__)
 
@@ -194,41 +193,14 @@ class SqliteStore:
         self.bytes_written += sum(len(p) if isinstance(p, str) else 8 for p in params)
         return await db.execute(sql, params)
 
-    def _add(self, batch: Batch, sql: str, params: tuple[Any, ...]) -> int:
-        self.bytes_written += sum(len(p) if isinstance(p, str) else 8 for p in params)
-        return batch.add(sql, params)
-
-    @contextlib.asynccontextmanager
-    async def _batched(self) -> AsyncIterator[Batch]:
-        """One transaction that carries the delivery marks; its statements and its commit run
-        in one hop to SQLite's thread when the block ends (bot/sqlite_batch.py: the write lock
-        is held that much shorter). On any error none of it is kept, and the marks wait."""
-        async with self._write_lock:
-            delivered, self._delivered = self._delivered, {}
-            messages, self._messages = self._messages, {}
-            batch = Batch()
-            batch.many("DELETE FROM outbox WHERE id = ? AND version <= ?",
-                       list(delivered.items()))
-            for (g, c, key), message_id in messages.items():
-                self._add(batch, f"UPDATE sessions SET {key}_message_id = ? "
-                          "WHERE guild_id = ? AND channel_id = ?", (message_id, g, c))
-            try:
-                yield batch
-                batch.rowids = await batch.run(self.db, commit=True)
-            except BaseException:  # rolled back: keep the marks for the next transaction
-                self._delivered = {**delivered, **self._delivered}
-                self._messages = {**messages, **self._messages}
-                await self.db.rollback()
-                raise
-
     async def write(self, change: Write) -> None:
         """A session's change and the messages it owes, in one transaction (with the marks)."""
         g, c = change.guild_id, change.channel_id
-        inserted: list[tuple[Owed, int]] = []
-        async with self._batched() as batch:
+        async with self._transaction() as db:
+            await self._write_notes(db)
             if change.snapshot is not None:
-                self._add(
-                    batch,
+                await self._execute(
+                    db,
                     "INSERT INTO sessions (guild_id, channel_id, state, updated_at, "
                     "table_message_id, lobby_message_id) VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (guild_id, channel_id) DO UPDATE SET state = excluded.state, "
@@ -239,34 +211,33 @@ class SqliteStore:
                      change.snapshot.get("table_message_id"),
                      change.snapshot.get("lobby_message_id")),
                 )
-                batch.add("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
+                await db.execute("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
             if change.move is not None:
                 move = change.move
-                self._add(
-                    batch, "INSERT INTO moves (guild_id, channel_id, seat, action, meta) "
+                await self._execute(
+                    db, "INSERT INTO moves (guild_id, channel_id, seat, action, meta) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (g, c, move.get("seat"), move.get("action"), json.dumps(move["meta"])),
                 )
-            if change.finish is not None:  # (once a game: its rows and ratings, step by step)
-                await batch.run(self.db)
-                await self._finish(self.db, g, c, **change.finish)
+            if change.finish is not None:
+                await self._finish(db, g, c, **change.finish)
             if change.end or change.finish is not None:
-                batch.add("DELETE FROM sessions WHERE guild_id = ? AND channel_id = ?", (g, c))
-                batch.add("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
-                batch.add("DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? "
-                          "AND kind = ?", (g, c, STATE))
+                await db.execute("DELETE FROM sessions WHERE guild_id = ? AND channel_id = ?",
+                                 (g, c))
+                await db.execute("DELETE FROM moves WHERE guild_id = ? AND channel_id = ?", (g, c))
+                await db.execute("DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? "
+                                 "AND kind = ?", (g, c, STATE))
             for item in change.owed:
                 if item.kind == STATE:  # the latest replaces the older (unless being shown)
-                    batch.add(
+                    await db.execute(
                         "DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? AND kind = ? "
                         "AND key = ? AND id IS NOT ?", (g, c, STATE, item.key, item.spare))
-                inserted.append((item, self._add(
-                    batch, "INSERT INTO outbox (guild_id, channel_id, kind, key, version, body, "
+                cursor = await self._execute(
+                    db, "INSERT INTO outbox (guild_id, channel_id, kind, key, version, body, "
                     "nonce) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (g, c, item.kind, item.key, item.version, json.dumps(item.body), item.nonce),
-                )))
-        for item, step in inserted:
-            item.id = batch.rowids[step]
+                )
+                item.id = cursor.lastrowid
         faults.point("commit", c)
         for item in change.owed:
             faults.point(f"commit:{item.key}", c)
@@ -283,8 +254,24 @@ class SqliteStore:
     async def flush_notes(self) -> None:
         if not (self._delivered or self._messages) or self._db is None:
             return
-        async with self._batched():
-            pass
+        async with self._transaction() as db:
+            await self._write_notes(db)
+
+    async def _write_notes(self, db: aiosqlite.Connection) -> None:
+        delivered, self._delivered = self._delivered, {}
+        messages, self._messages = self._messages, {}
+        try:
+            if delivered:  # one call (one hop to SQLite's thread) for all of them
+                await db.executemany("DELETE FROM outbox WHERE id = ? AND version <= ?",
+                                     list(delivered.items()))
+            for (g, c, key), message_id in messages.items():
+                await self._execute(
+                    db, f"UPDATE sessions SET {key}_message_id = ? "
+                    "WHERE guild_id = ? AND channel_id = ?", (message_id, g, c))
+        except BaseException:  # the transaction rolls back: keep the notes for the next one
+            self._delivered = {**delivered, **self._delivered}
+            self._messages = {**messages, **self._messages}
+            raise
 
     async def owed(self) -> list[Owed]:
         """Every owed item, oldest first (start-up)."""

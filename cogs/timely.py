@@ -4,11 +4,8 @@
 not done after :data:`DEFER_AFTER` seconds, acknowledges the click with a
 deferred update so the user never sees "This interaction failed"; the work
 goes on and :func:`update_message` then edits the clicked message through the
-interaction's webhook instead of the initial response. A timer defers, not a
-timeout: an accepted action is never cut in half because its answer was late.
-The work runs in the click's own task, so no turn of the event loop passes
-before it starts or after it ends (on a busy loop each turn costs milliseconds:
-``benchmarks/bot_load.py --trace``).
+interaction's webhook instead of the initial response. The work is shielded:
+an accepted action is never cut in half because its answer was late.
 """
 
 from __future__ import annotations
@@ -30,29 +27,15 @@ DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """``await work``, deferring the interaction's answer if the work is slow (the deferral
-    is finished before this returns, so the answer knows to go through the webhook)."""
-    loop = asyncio.get_running_loop()
-    deferring: list[asyncio.Task[None]] = []
-
-    def defer_now() -> None:
-        if not interaction.response.is_done():
-            deferring.append(loop.create_task(_defer(interaction)))
-
-    timer = loop.call_later(DEFER_AFTER, defer_now)
-    try:
-        return await work
-    finally:
-        timer.cancel()
-        if deferring:
-            await deferring[0]
-
-
-async def _defer(interaction: discord.Interaction) -> None:
-    try:
-        await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+    """``await work``, deferring the interaction's answer if the work is slow."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+    return await asyncio.shield(task)
 
 
 async def send_message(interaction: discord.Interaction, **kwargs: Any) -> int | None:
