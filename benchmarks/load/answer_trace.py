@@ -212,61 +212,6 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
 
     bot.store.SqliteStore._transaction = transaction  # type: ignore[method-assign]
-
-    label: contextvars.ContextVar[str] = contextvars.ContextVar("label", default="other")
-
-    def labelled(name: str, what: Callable[..., str]) -> None:
-        original = getattr(bot.store.SqliteStore, name)
-
-        @functools.wraps(original)
-        async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
-            token = label.set(what(*args))
-            try:
-                return await original(self, *args, **kwargs)
-            finally:
-                label.reset(token)
-
-        setattr(bot.store.SqliteStore, name, wrapped)
-
-    labelled("write", lambda w: "finish" if w.finish else "end" if w.end else
-             "snapshot" if w.snapshot else "move" if w.move else "write")
-    labelled("flush_notes", lambda: "marks")
-    import aiosqlite.core
-
-    execute = aiosqlite.core.Connection._execute
-
-    async def timed_execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        times = [now(), 0.0, 0.0]
-
-        def timed(*a: Any, **k: Any) -> Any:
-            times[1] = now()
-            try:
-                return fn(*a, **k)
-            finally:
-                times[2] = now()
-
-        result = await execute(self, timed, *args, **kwargs)
-        hops.append((times[0], times[1] - times[0], times[2] - times[1], now() - times[2]))
-        return result
-
-    aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
-
-    bot.store.SqliteStore._transaction = transaction  # type: ignore[method-assign]
-    batched = getattr(bot.store.SqliteStore, "_batched", None)  # (one hop: bot/sqlite_batch.py)
-
-    @contextlib.asynccontextmanager
-    async def traced_batched(self: Any) -> Any:
-        assert batched is not None
-        async with batched(self) as batch:
-            _stamp(stamps, current.get(), "db_lock")
-            held, hopped = now(), len(hops)
-            yield batch
-            _stamp(stamps, current.get(), "commit")
-        holds.append((held, label.get(), now() - held, len(hops) - hopped))
-
-    if batched is not None:
-        bot.store.SqliteStore._batched = traced_batched  # type: ignore[attr-defined]
-
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
 
     async def create_interaction_response(self: Any, interaction_id: int, token: str,
