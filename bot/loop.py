@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, on uvloop's loop where available (Ctrl-C works the same)."""
     try:

@@ -4,9 +4,11 @@ The bot runs as ``python -m benchmarks.load.answer_trace`` instead of ``python -
 ``bot.__main__.main()``, with wrappers that stamp each interaction on the way through (gateway
 frame read, interaction parsed, handler start, session lock taken, store write, action done,
 type-7 answer posted and its HTTP answer back), plus the event loop's lag (a probe task) and
-every garbage collection (``gc.callbacks``); at exit it writes them to ``LAMA_TRACE_FILE``. The
+every garbage collection (``gc.callbacks``); on ``SIGUSR1`` (the harness sends it at the end
+of the run) it writes them to ``LAMA_TRACE_FILE``. The
 harness stamps the same interactions on its side (click, gateway frame written, the fake's
-callback route reached, the player resumed) and its own loop lag and collections.
+callback route reached, the player resumed) and its own loop lag and collections;
+benchmarks/load/answer_report.py joins the two.
 Both sides read ``time.perf_counter()`` (CLOCK_MONOTONIC on Linux: one clock for every process
 of the machine), so the segments join by interaction id. Nothing here runs unless asked for:
 ``python -m bot`` is never patched.
