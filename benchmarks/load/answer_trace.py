@@ -160,20 +160,20 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
     bot.store.SqliteStore.write = traced_write  # type: ignore[method-assign]
 
-    @contextlib.asynccontextmanager
-    async def transaction(self: Any) -> Any:  # bot.store's, with the lock's wait stamped
+    async def transact(self: Any, work: Any) -> Any:  # bot.store's, with the lock's wait stamped
         async with self._write_lock:
             _stamp(stamps, current.get(), "db_lock")
             held, hopped = now(), len(hops)
             db = self.db
             try:
-                yield db
+                result = await self._counted(bot.store.SqliteSql(db), work)
             except BaseException:
                 await db.rollback()
                 raise
             _stamp(stamps, current.get(), "commit")
             await db.commit()
             holds.append((held, label.get(), now() - held, len(hops) - hopped))
+            return result
 
     label: contextvars.ContextVar[str] = contextvars.ContextVar("label", default="other")
 
@@ -213,7 +213,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
     aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
 
-    bot.store.SqliteStore._transaction = transaction  # type: ignore[method-assign]
+    bot.store.SqliteStore._transact = transact  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
 
     async def create_interaction_response(self: Any, interaction_id: int, token: str,
