@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -77,14 +77,14 @@ class Dice(RuleSet):
         numbers = tuple(c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5))
         return numbers + (LLAMA_CARD,) * 6
 
-    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+    def deal(self, state: State, deck: Sequence[Card]) -> None:
         """§3 round set-up: deal 6 face up from the first player; lay the row out."""
         first = self.first_player(state)
         n = state.players
         dealt = HAND_SIZE * n
         for seat in range(n):  # one tile at a time from ``first``
-            state.hands[seat] = list(chance.deck[(seat - first) % n : dealt : n])
-            state.quit[seat] = False
+            state.hands[seat] = list(deck[(seat - first) % n : dealt : n])
+        state.quit[:] = [False] * n
         state.row = list(PLAIN_VALUES)
         state.top = None
         state.draw_pile = []
@@ -93,7 +93,6 @@ class Dice(RuleSet):
         state.pending_roll = None
         state.resolve_mode = None
         self._begin_turns(state, first)
-        return [Event(EventKind.ROUND_STARTED, seat=first)]
 
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
