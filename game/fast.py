@@ -2,9 +2,10 @@
 
 AI search plays thousands of games out per decision; :class:`game.Game` checks
 every action, reports events and keeps a record, which playouts do not need.
-:class:`FastGame` drives the same rule sets through their event-free ``step``
-(``game/rules/``), and takes chance from a :class:`Chance` passed in, never
-from global randomness. It trusts its caller: an action must be one of
+:class:`FastGame` drives the same rule sets (``game/rules/``) through their
+event-free ``step``, ``deal`` and fast listing (``RuleSet.fast_listing``), and
+takes chance from a :class:`Chance` passed in, never from global randomness.
+It trusts its caller: an action must be one of
 ``legal()`` (tests play thousands of games against the full engine to show
 both agree on every legal action and every score).
 
@@ -118,7 +119,8 @@ class FastGame:
     """A game on the fast path: ``legal()``, ``apply(action)``, ``finished``, scores.
 
     ``legal()`` lists the legal actions of the player to act (empty once finished: nobody
-    is to act); it is the rule set's own listing bound to the state, called directly.
+    is to act); it is the rule set's fast listing (``fast_listing()``: the same actions in
+    the same order as ``legal_actions``) bound to the state, called directly.
     """
 
     __slots__ = ("_step", "chance", "legal", "options", "rules", "state")
