@@ -16,7 +16,7 @@ from game.rules import (
     next_active,
     register,
 )
-from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, PLAYS_ON, Shedding
+from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
 
 if TYPE_CHECKING:
@@ -143,10 +143,11 @@ class Kadabra(Shedding):
         if seat is None or top is None:
             return []
         held = dict.fromkeys(state.hands[seat])  # each card once, in hand order
-        actions: list[Action] = list(filter(None, map(PLAYS_ON[top].get, held)))
+        playable = PLAYABLE_ON[top]
+        actions: list[Action] = [PLAY_ACTIONS[c] for c in held if c in playable]
         quit_ = state.quit
         others = quit_.count(False) > (0 if quit_[seat] else 1)
-        if others and ONE in held and ONE in PLAYABLE_ON[top] and (
+        if others and ONE in held and ONE in playable and (
             state.white[seat] or state.token == seat or state.black[seat]
             or state.stage_white + state.stage_black >= SHOW_THRESHOLD
         ):  # a 1 that gives: once per recipient, in its place

@@ -6,7 +6,6 @@ hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, QUIT, Action, ActionType, play
@@ -39,11 +38,6 @@ PLAYABLE_ON: dict[Card, frozenset[Card]] = {
 
 PLAY_ACTIONS: dict[Card, Action] = {card: play(card) for card in ALL_CARDS}
 
-PLAYS_ON: dict[Card, dict[Card, Action]] = {
-    top: {card: PLAY_ACTIONS[card] for card in playable} for top, playable in PLAYABLE_ON.items()
-}
-"""For every top card, the play of each card that may go on it (the fast listings)."""
-
 
 class Shedding(RuleSet):
     """docs/rules.md §1: L.L.A.M.A."""
@@ -67,24 +61,6 @@ class Shedding(RuleSet):
             actions.append(DRAW)
         if self.card_effects:
             actions.extend(self.extra_actions(state, seat))
-        actions.append(QUIT)
-        return actions
-
-    def fast_listing(self) -> Callable[[State], list[Action]]:
-        return self.fast_legal_actions
-
-    def fast_legal_actions(self, state: State) -> list[Action]:
-        """``legal_actions`` of a game without card effects, in C-level steps (the fast
-        path): the same actions in the same order (tests/game/test_fast.py)."""
-        seat = state.to_act
-        top = state.top
-        if seat is None or top is None:
-            return []
-        held = dict.fromkeys(state.hands[seat])  # each card once, in hand order
-        actions: list[Action] = list(filter(None, map(PLAYS_ON[top].get, held)))
-        quit_ = state.quit
-        if state.draw_pile and quit_.count(False) > (0 if quit_[seat] else 1):
-            actions.append(DRAW)
         actions.append(QUIT)
         return actions
 

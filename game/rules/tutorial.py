@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar
 
@@ -32,11 +32,6 @@ def penalty(card: Card) -> int:
 
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
-PLAYS_ON = {
-    top: {c: PLAY_ACTIONS[c] for c in PLAIN_VALUES if play_value(c) >= play_value(top)}
-    for top in PLAIN_VALUES
-}
-"""For every top card, the play of each card that may go on it (the fast listing)."""
 CARD_ITEMS = {
     card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
     for card in PLAIN_VALUES
@@ -83,26 +78,6 @@ class Tutorial(RuleSet):
             if card not in seen and play_value(card) >= floor:
                 seen.add(card)
                 actions.append(PLAY_ACTIONS[card])
-        if state.draw_pile:
-            actions.append(DRAW)
-        actions.append(STOP)
-        return actions
-
-    def fast_listing(self) -> Callable[[State], list[Action]]:
-        return self.fast_legal_actions
-
-    def fast_legal_actions(self, state: State) -> list[Action]:
-        """``legal_actions`` in C-level steps (the fast path): the same actions in the same
-        order (tests/game/test_fast.py)."""
-        seat = state.to_act
-        top = state.top
-        if seat is None or top is None:
-            return []
-        drawn = state.pending_drawn
-        if drawn is not None and state.phase is Phase.DRAWN:
-            return [PLAY_ACTIONS[drawn], PASS]
-        held = dict.fromkeys(state.hands[seat])  # each card once, in hand order
-        actions: list[Action] = list(filter(None, map(PLAYS_ON[top].get, held)))
         if state.draw_pile:
             actions.append(DRAW)
         actions.append(STOP)
