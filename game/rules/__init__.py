@@ -259,7 +259,7 @@ def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
             item = ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=cards)
         else:
             item = ScoreItem(ScoreKind.VALUE, value, value=value_token(value), cards=cards)
-        item = _SCORE_ITEMS[key] = item
+        _SCORE_ITEMS[key] = item
     return item
 
 
