@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import io
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -142,11 +143,25 @@ def shown_picture(interaction: discord.Interaction) -> str | None:
     return next((n for n in names if n.startswith("hand-") and n.endswith(".png")), None)
 
 
+CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>")
+
+
+@lru_cache(maxsize=2)
+def _plain_faces(faces: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return {face: plain_text(Card.parse(token)) for token, face in faces}
+
+
+def alt_text(text: str) -> str:
+    """``text`` for a screen reader: it reads "🟡3", not "<:lama_3:…>" (one pass)."""
+    if "<" not in text:
+        return text
+    plain = _plain_faces(tuple(FACES.items()))  # (filled once, at start-up)
+    return CUSTOM_EMOJI.sub(lambda face: plain.get(face[0], face[0]), text)
+
+
 def _file(data: bytes, name: str, alt: str) -> discord.File:
-    for token, face in FACES.items():  # a screen reader reads "🟡3", not "<:lama_3:…>"
-        if face in alt:
-            alt = alt.replace(face, plain_text(Card.parse(token)))
-    return discord.File(io.BytesIO(data), filename=name, description=clip(alt, ALT_TEXT) or None)
+    return discord.File(io.BytesIO(data), filename=name,
+                        description=clip(alt_text(alt), ALT_TEXT) or None)
 
 
 async def add_hand_picture(payload: Payload, view: PlayerView, interaction: discord.Interaction,

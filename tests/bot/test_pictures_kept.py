@@ -83,3 +83,21 @@ async def test_asks_for_the_same_picture_while_it_is_drawn_share_one_render() ->
     assert first is second and first.startswith(b"\x89PNG")
     assert await rendered(spec) is first, "drawn lately: no trip to a thread, no render"
     assert compose._hand_png.cache_info()[:2] == (0, 1), "one render, no other ask"
+
+
+def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
+    """The hand's text names cards by the app's emojis; the picture's description (what a
+    screen reader reads) names them in plain text, in one pass over the text."""
+    from cogs.cards import FACES
+    from cogs.pictures import alt_text
+
+    saved = dict(FACES)
+    FACES.clear()
+    FACES.update({"3": "<:lama_3:101>", "L": "<:lama_L:102>"})
+    try:
+        text = "Your hand: <:lama_3:101> <:lama_L:102> <:lama_3:101> <:other:7> <@5>"
+        assert alt_text(text) == "Your hand: 🟡3 🦙 🟡3 <:other:7> <@5>"
+        assert alt_text("no faces") == "no faces"
+    finally:
+        FACES.clear()
+        FACES.update(saved)

@@ -171,6 +171,25 @@ def test_the_ratings_chart_reuses_its_figure_without_the_last_charts_lines() -> 
         ratings_chart([(0, [])])
 
 
+def test_the_hand_png_written_here_decodes_to_what_pillow_would_write() -> None:
+    """compose.palette_png writes the PNG chunks itself: the same pixels, palette and
+    transparency as Pillow's own writer gives."""
+    from bot.pictures.compose import _grid, palette_png
+    from bot.pictures.faces import Mark
+    from bot.pictures.tiles import CLEAR, card_tile
+
+    image = _grid([card_tile(c, Mark.PLAYABLE if c.token == "3" else Mark.HELD) for c in cards])
+    ours = Image.open(io.BytesIO(palette_png(image)))
+    ours.load()
+    out = io.BytesIO()
+    image.save(out, "PNG", transparency=CLEAR)
+    pillows = Image.open(io.BytesIO(out.getvalue()))
+    assert ours.mode == "P" and ours.size == image.size
+    assert ours.info.get("transparency") == pillows.info.get("transparency")
+    assert ours.convert("RGBA").tobytes() == pillows.convert("RGBA").tobytes()
+    assert ours.getpixel((0, 0)) == CLEAR and ours.convert("RGBA").getpixel((0, 0))[3] == 0
+
+
 def test_the_shipped_palette_holds_every_face_colour() -> None:
     """bot/pictures/palette.py is made from the faces (``python -m bot.pictures.tiles``):
     a face with a colour it lacks, drawn after a change without remaking it, fails here."""
