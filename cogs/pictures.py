@@ -13,7 +13,8 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
@@ -106,6 +107,17 @@ RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a
 _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 
+# One thread for hands and one for charts, rather than asyncio's pool: a warm thread per
+# kind (a chart's styled figure is per thread: in a pool each new thread styles its own),
+# no thread spawned for a burst of renders, and a chart never delays a hand's picture.
+HANDS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-hands")
+CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
+
+
+async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
+    """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
+
 
 async def rendered(spec: Spec) -> bytes:
     """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
@@ -117,7 +129,7 @@ async def rendered(spec: Spec) -> bytes:
         return data
     future = _rendering.get(spec)
     if future is None:
-        future = asyncio.ensure_future(asyncio.to_thread(render, spec))
+        future = asyncio.get_running_loop().run_in_executor(HANDS, render, spec)
         _rendering[spec] = future
         future.add_done_callback(lambda done: _remember(spec, done))
     return await asyncio.shield(future)
@@ -223,8 +235,8 @@ async def add_chart(payload: Payload, chart: dict[str, Any]) -> Payload:
     if payload.embed is None or not chart.get("totals") or not chart["totals"][0]:
         return payload
     try:
-        data = await asyncio.to_thread(totals_chart, chart["totals"], chart.get("target"),
-                                       chart.get("winners") or ())
+        data = await drawn_chart(totals_chart, chart["totals"], chart.get("target"),
+                                 chart.get("winners") or ())
     except ValueError:
         log.warning("a final chart could not be drawn", exc_info=True)
         return payload

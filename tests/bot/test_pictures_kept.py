@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from fakediscord import Member, Message
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, action_buttons, settled
@@ -101,3 +103,31 @@ def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
     finally:
         FACES.clear()
         FACES.update(saved)
+
+
+async def test_hands_and_charts_are_drawn_on_their_own_threads_off_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One warm thread per kind: a hand on the hands' thread, a chart on the charts' (its
+    styled figure is per thread), never on the event loop's."""
+    import threading
+
+    import cogs.pictures as pictures
+
+    where: dict[str, str] = {}
+
+    def render(spec: Any) -> bytes:
+        where["hand"] = threading.current_thread().name
+        return b"\x89PNG"
+
+    def chart(*args: Any) -> bytes:
+        where["chart"] = threading.current_thread().name
+        return b"\x89PNG"
+
+    monkeypatch.setattr(pictures, "render", render)
+    spec = ("hand", ("4", "5"), None, ())
+    pictures._recent.pop(spec, None)
+    assert await pictures.rendered(spec) == b"\x89PNG"
+    assert await pictures.drawn_chart(chart, [[1]], None, ()) == b"\x89PNG"
+    pictures._recent.pop(spec, None)
+    assert where["hand"].startswith("lama-hands") and where["chart"].startswith("lama-charts")
