@@ -107,10 +107,10 @@ RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a
 _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 
-# One thread for hands and one for charts, rather than asyncio's pool: a warm thread per
-# kind (a chart's styled figure is per thread: in a pool each new thread styles its own),
-# no thread spawned for a burst of renders, and a chart never delays a hand's picture.
-HANDS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-hands")
+# Charts on a thread of their own: its styled figures stay warm (in asyncio's pool each
+# new thread styles its own), and a chart never holds up a hand. Hands stay in the pool:
+# on one thread, under load, their renders queue behind one another and games slow down
+# (benchmarks/bot_load.py: fewer moves in the same time, more CPU per move).
 CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
 
 
@@ -129,7 +129,7 @@ async def rendered(spec: Spec) -> bytes:
         return data
     future = _rendering.get(spec)
     if future is None:
-        future = asyncio.get_running_loop().run_in_executor(HANDS, render, spec)
+        future = asyncio.ensure_future(asyncio.to_thread(render, spec))
         _rendering[spec] = future
         future.add_done_callback(lambda done: _remember(spec, done))
     return await asyncio.shield(future)
