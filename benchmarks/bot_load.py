@@ -82,6 +82,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-baseline", action="store_true", help="measure lama only")
     parser.add_argument("--no-store", action="store_true",
                         help="skip the store's bytes per action (benchmarks/store_growth.py)")
+    parser.add_argument("--trace", action="store_true",
+                        help="stamp each answer on both sides of the wire and print where the "
+                        "time went (benchmarks/load/answer_trace.py; lama only)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.max_players + args.hard_ais > 6:
@@ -161,14 +164,31 @@ def main(argv: list[str] | None = None) -> int:
           f"lama_without={','.join(args.without or []) or '-'}")
     width = max(map(len, runs[0]))
     for key in runs[0]:
-        print(f"{key:<{width}}  " + " | ".join(str(r.get(key, "-")) for r in runs))
+        if key != "answer_trace":
+            print(f"{key:<{width}}  " + " | ".join(str(r.get(key, "-")) for r in runs))
     for key in ("ratio_to_baseline", "store_bytes_per_action_early",
                 "store_bytes_per_action_late"):
         if key in summary:
             print(f"{key:<{width}}  {summary[key]}")
     print(f"{'load_average':<{width}}  before {summary['load_average'][:3]}, "
           f"after {summary['load_average'][3:]}")
+    if "answer_trace" in ours:
+        print_trace(ours["answer_trace"])
     return 0
+
+
+def print_trace(trace: dict[str, Any]) -> None:
+    """Where lama's play answers spent their time (``--trace``), after the lobby burst."""
+    print("\nanswer trace (play answers after the burst; ms):")
+    for key, value in trace.items():
+        if key not in ("segments", "bot_loop", "harness_loop"):
+            print(f"  {key}: {value}")
+    print(f"  {'segment':<44} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'slowest 1%':>10}")
+    for row in trace["segments"]:
+        print(f"  {row['segment']:<44} {row['n']:>6} {row['p50_ms']:>7} {row['p99_ms']:>7} "
+              f"{row['max_ms']:>7} {row['slowest_1pct_mean_ms']!s:>10}")
+    for side in ("bot_loop", "harness_loop"):
+        print(f"  {side}: " + ", ".join(f"{k} {v}" for k, v in trace[side].items()))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ import discord
 from pydantic import ValidationError
 
 from bot.app import create_bot
-from bot.loop import run_loop
+from bot.client import LamaBot
+from bot.loop import freeze_startup_heap, run_loop
 from bot.settings import Settings, point_at
 from bot.store import StoreError
 
@@ -54,7 +55,18 @@ async def run(settings: Settings, token: str) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop)
     async with bot:
         await bot.store.open()  # a bad database file is reported before contacting Discord
-        await bot.start(token)
+        freezing = asyncio.create_task(freeze_when_ready(bot))
+        try:
+            await bot.start(token)
+        finally:
+            freezing.cancel()
+
+
+async def freeze_when_ready(bot: LamaBot) -> None:
+    """Once the guilds and games are loaded, what start-up built leaves the garbage
+    collector's walks (bot/loop.py)."""
+    await bot.wait_until_ready()
+    log.info("start-up heap frozen: %d objects", freeze_startup_heap())
 
 
 def unreachable(settings: Settings, error: BaseException) -> str:

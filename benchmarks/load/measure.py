@@ -6,18 +6,24 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import json
 import os
 import re
+import signal
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.load.answer_report import decompose
+from benchmarks.load.answer_trace import HarnessTrace, probe_loop
 from benchmarks.load.players import KeyedNotifier, Players, Stats, Table
 from benchmarks.load.procs import (
     TOKEN,
     cpu_seconds,
+    main_thread_seconds,
     pin,
     rss_kb,
     runqueue_seconds,
@@ -114,6 +120,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             game.see(kind, message)
 
     pacing = args.pacing if args.pacing > 0 else None
+    trace = (HarnessTrace() if getattr(args, "trace", False) and args.bot == "lama"
+             and args.processes == 1 else None)
+    if trace is not None:  # before the fake's routes are bound
+        trace.install()
     async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit, pacing=pacing,
                            shards=args.processes, max_concurrency=args.processes) as fake:
         fake.notifier = KeyedNotifier(watch)
@@ -139,7 +149,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             failures_before = len(fake.failures)
             idle_rss = rss_kb(pids)
             stats, peak = Stats(), {}
-            players = Players(stats, args)
+            if trace is not None:
+                probe = asyncio.create_task(probe_loop(trace.lags, trace.sched))
+            players = Players(stats, args, trace)
             sampler = asyncio.create_task(sample_memory(pids, games, peak))
             wait0 = fake.pacing.stats.wait if fake.pacing else 0.0
             limited0 = (fake.pacing.stats.limited + fake.pacing.stats.global_limited
@@ -147,7 +159,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             rest0 = requests["rest"]
             queued0 = runqueue_seconds(pids)
             own_queued0 = runqueue_seconds(os.getpid(), children=False)
+            gc.collect()  # the harness's own start-up (the fake, the world) leaves the
+            gc.freeze()  # collector's walks: its pauses are not the bot's latency
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
+            main0 = main_thread_seconds(pids)
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
             burst = asyncio.create_task(after_the_burst(games, pids, stats))
             _, late = await asyncio.wait(tasks, timeout=args.seconds)
@@ -159,6 +174,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             await asyncio.gather(*late, return_exceptions=True)
             elapsed = time.perf_counter() - t0
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
+            main_cpu = main_thread_seconds(pids) - main0
             queued = runqueue_seconds(pids) - queued0
             own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
             rest = requests["rest"] - rest0
@@ -174,8 +190,27 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
         finally:
+            if trace is not None and bots[0].returncode is None:  # the bot's stamps, now
+                bots[0].send_signal(signal.SIGUSR1)
+                for _ in range(200):  # polling a file the bot writes (at most 20 s)
+                    if (workdir / "trace-0.json").exists():
+                        break
+                    await asyncio.sleep(0.1)
             for bot in bots:
                 await stop_bot(bot)
+    gc.unfreeze()
+    decomposition = None
+    if trace is not None:
+        probe.cancel()
+        trace.uninstall()
+        traced = workdir / "trace-0.json"
+        if traced.exists():
+            since = t0 + (burst_end[0] if burst_end is not None else 0.0)
+            decomposition = decompose(json.loads(traced.read_text()), trace, since)
+        else:
+            log = workdir / "bot.log"
+            sys.stderr.write("no answer trace from the bot; its log ends:\n"
+                             + (log.read_text(errors="replace")[-2000:] if log.exists() else ""))
     human = stats.moves
     if burst_end is not None:  # the CPU per move is that of the play after the lobby burst
         burst_s, burst_cpu, burst_moves = burst_end
@@ -201,6 +236,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "moves_per_second": round(moves / elapsed, 1),
         "cpu_ms_per_move": round(1000 * play_cpu / play_moves, 3),
         "cpu_ms_per_move_with_burst": round(1000 * bot_cpu / moves, 3),
+        "main_thread_share": round(main_cpu / max(bot_cpu, 1e-9), 3),  # (rest: worker threads
+        # drawing pictures or writing SQLite, AI processes), burst included
         "burst_s": round(burst_s, 1),
         "bot_cpu_percent": round(100 * bot_cpu / elapsed),
         "rest_calls_per_move": round(rest / moves, 2),
@@ -223,4 +260,5 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "memory_kb_per_game": round((peak.get("rss", idle_rss) - idle_rss) / max(running, 1)),
         "routes": "; ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1])),
         "first_errors": "; ".join(stats.errors[:3]) or "-",
+        **({"answer_trace": decomposition} if decomposition is not None else {}),
     }

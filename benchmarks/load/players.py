@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
+from benchmarks.load.answer_trace import HarnessTrace
 from fakediscord import FakeDiscordError, Member, Message, TextChannel
 from fakediscord.base import Notifier, WaitTimeout
 
@@ -170,15 +171,21 @@ def pick(hand: Message, rng: random.Random) -> tuple[str, str | None] | None:
 class Players:
     """Every game's players."""
 
-    def __init__(self, stats: Stats, args: argparse.Namespace) -> None:
+    def __init__(self, stats: Stats, args: argparse.Namespace,
+                 trace: HarnessTrace | None = None) -> None:
         self.stats = stats
         self.args = args
+        self.trace = trace
 
     async def timed(self, call: Callable[[], Awaitable[T]], into: list[float]) -> T | None:
         """Run one user action; record how long the bot took to answer it."""
         started = time.perf_counter()
         try:
-            return await call()
+            result = await call()
+            inter = getattr(result, "interaction", None)
+            if self.trace is not None and into is self.stats.play and inter is not None:
+                self.trace.play.append((inter.id, time.perf_counter() - started))
+            return result
         except FakeDiscordError as exc:
             self.stats.errors.append(str(exc).splitlines()[0])
             return None

@@ -64,6 +64,17 @@ def cpu_seconds(pid: int | list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def main_thread_seconds(pid: int | list[int]) -> float:
+    """CPU time of the main thread of ``pid`` (or each of a list): the event loop's share of
+    :func:`cpu_seconds`, the rest being worker threads (pictures, SQLite) and processes."""
+    total = 0
+    for root in pid if isinstance(pid, list) else [pid]:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{root}/task/{root}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def runqueue_seconds(pid: int | list[int], children: bool = True) -> float:
     """Time the threads of ``pid`` (and its children) spent runnable but waiting for a CPU
     (``/proc/*/task/*/schedstat``): on a shared machine, what the others cost the bot."""
@@ -87,6 +98,19 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def bot_command(args: argparse.Namespace, shard: int = 0) -> list[str]:
+    """The measured process: ``python -m bot`` (through ``benchmarks.load.answer_trace`` only
+    with ``--trace``), or the minimal bot."""
+    if getattr(args, "bot", "lama") == "baseline":
+        return [sys.executable, str(ROOT / "benchmarks" / "load" / "baseline.py")]
+    shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard)] + (
+        ["--no-sync"] if shard else []) if args.processes > 1 else []
+    profile = os.environ.get("BOT_LOAD_PROFILE")  # a cProfile of the bot, written at exit
+    traced = getattr(args, "trace", False) and args.processes == 1
+    return [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
+            "-m", "benchmarks.load.answer_trace" if traced else "bot", *shards]
+
+
 async def start_bot(
     port: int, workdir: Path, args: argparse.Namespace, shard: int = 0, db: str | None = None
 ) -> asyncio.subprocess.Process:
@@ -107,14 +131,9 @@ async def start_bot(
     })
     if db:
         env["LAMA_DB"] = db
-    if baseline:
-        command = [sys.executable, str(ROOT / "benchmarks" / "load" / "baseline.py")]
-    else:
-        shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard)] + (
-            ["--no-sync"] if shard else []) if args.processes > 1 else []
-        profile = os.environ.get("BOT_LOAD_PROFILE")  # a cProfile of the bot, written at exit
-        command = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
-                   "-m", "bot", *shards]
+    command = bot_command(args, shard)
+    if "benchmarks.load.answer_trace" in command:
+        env["LAMA_TRACE_FILE"] = str(workdir / f"trace-{shard}.json")
     log = (workdir / "bot.log").open("ab")
     return await asyncio.create_subprocess_exec(
         *command, cwd=workdir, env=env,

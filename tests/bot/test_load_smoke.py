@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -54,3 +55,28 @@ def test_the_table_prints_a_run_without_pacing_or_a_speed_up() -> None:
     assert int(rows["human_moves"]) >= 2 and rows["errors"].strip() == "0", out
     for key in ("cpu_ms_per_move", "p99_ms", "table_lag_p95_ms", "load_average"):
         assert key in rows, out
+
+
+def test_the_bot_is_traced_only_when_asked() -> None:
+    """``--trace`` wraps the bot in benchmarks/load/answer_trace.py; by default the benchmark
+    measures ``python -m bot`` itself."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.bot_load import parse
+    from benchmarks.load.procs import bot_command
+
+    plain = parse([])
+    assert plain.trace is False
+    assert bot_command(argparse.Namespace(**vars(plain), bot="lama"))[-2:] == ["-m", "bot"]
+    traced = bot_command(argparse.Namespace(**vars(parse(["--trace"])), bot="lama"))
+    assert traced[-2:] == ["-m", "benchmarks.load.answer_trace"]
+    baseline = bot_command(argparse.Namespace(**vars(parse(["--trace"])), bot="baseline"))
+    assert baseline[-1].endswith("baseline.py"), "the baseline is never traced"
+
+
+@pytest.mark.slow
+def test_a_traced_run_says_where_the_answers_time_went() -> None:
+    out = bench("--no-baseline", "--trace")
+    assert "answer trace (play answers after the burst; ms):" in out, out
+    for segment in ("bot: store write lock wait", "wire + fake loop: answer reaches the fake",
+                    "bot_loop: lag_over_1ms"):
+        assert segment in out, out

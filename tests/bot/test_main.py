@@ -82,3 +82,20 @@ async def test_refused_token(tmp_path: Path) -> None:
     assert code != 0 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "refused DISCORD_TOKEN" in lines[0], err
+
+
+def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
+    """``python -m bot`` freezes what start-up built once ready (bot/loop.py): later full
+    collections walk only what the games add."""
+    import gc
+
+    from bot.loop import freeze_startup_heap
+
+    built = [[n] for n in range(100)]  # containers: what the collector walks
+    try:
+        frozen = freeze_startup_heap()
+        assert frozen == gc.get_freeze_count() and frozen >= len(built)
+        walked = {id(o) for o in gc.get_objects(generation=2)}
+        assert not any(id(o) in walked for o in built), "frozen, not in the oldest generation"
+    finally:
+        gc.unfreeze()
