@@ -29,6 +29,7 @@ from functools import partial
 from game import rng
 from game.actions import Action
 from game.ai import ismcts, playout, register
+from game.ai.evaluate import game_values
 from game.ai.heuristic import STRATEGIES, dice
 from game.ai.playout import Policy
 from game.ai.worlds import base_state, sample_world, unseen_cards
@@ -73,6 +74,7 @@ def search(
     iterations: int = DEFAULT_ITERATIONS,
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    evaluation: str = "game",
 ) -> SearchResult:
     """Flat determinized sampling over ``view.legal``.
 
@@ -86,7 +88,7 @@ def search(
     random = rng.chooser(seed, "hard", *situation(view)).random
     base = base_state(rule_set, view)
     unseen = unseen_cards(rule_set, view)
-    policy = Playout(rule_set, view)
+    policy = Playout(rule_set, view, evaluation)
     totals = [0.0] * len(legal)
     worlds = 0
     policy.deadline, policy.clock = deadline, clock
@@ -143,8 +145,9 @@ class Playout:
     deadline: float | None = None
     clock: Callable[[], float] = time.perf_counter
 
-    def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
+    def __init__(self, rule_set: RuleSet, view: PlayerView, evaluation: str = "game") -> None:
         self.rules = rule_set
+        self.evaluation = evaluation
         self.strategy = PLAYOUT_STRATEGIES.get(view.variant) or STRATEGIES[view.variant]
         fast = playout.POLICIES.get(view.variant)
         self.policy: Policy = (
@@ -186,9 +189,21 @@ class Playout:
                 raise OutOfTime
 
     def values(self, sim: FastGame, before: list[int]) -> list[float]:
-        """Each seat's outcome since the scores were ``before``: the others' average gain
-        minus its own (sign flipped where the most points win), and the win bonus."""
+        """Each seat's outcome since the scores were ``before``: by the game
+        (:func:`game.ai.evaluate.game_values`), or with ``evaluation="points"`` the others'
+        average gain minus its own (sign flipped where the most points win) and the win
+        bonus."""
         state = sim.state
+        if self.evaluation == "game":
+            return game_values(
+                self.template.variant,
+                before,
+                [state.score(s) for s in range(state.players)],
+                state.round_no if sim.finished else state.round_no - 1,  # the round played
+                sim.options,
+                self.rules.lower_score_wins,
+                state.winners if sim.finished else None,
+            )
         gains = [state.score(s) - before[s] for s in range(state.players)]
         total = sum(gains)
         share = state.players - 1
@@ -267,8 +282,10 @@ class HardPlayer:
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
         method: str = "flat",
+        evaluation: str = "game",
     ) -> None:
         self.seed = seed
+        self.evaluation = evaluation
         self.iterations = iterations
         self.method = method
         self.budget = budget
@@ -287,7 +304,7 @@ class HardPlayer:
                 view, self.seed, iterations, Playout, situation(view), deadline, self.clock
             )
             return action
-        return search(view, self.seed, iterations, deadline, self.clock).action
+        return search(view, self.seed, iterations, deadline, self.clock, self.evaluation).action
 
 
 register(HardPlayer.name, HardPlayer)
