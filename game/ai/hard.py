@@ -33,12 +33,11 @@ from game.ai.evaluate import game_values
 from game.ai.heuristic import STRATEGIES, dice
 from game.ai.playout import Policy
 from game.ai.worlds import base_state, sample_world, unseen_cards
-from game.cards import sort_cards
 from game.fast import FastGame, RandomChance
 from game.rules import RuleSet
 from game.rules import find as find_rules
 from game.state import State
-from game.views import PlayerView, SeatView
+from game.views import PlayerView, state_view
 
 DEFAULT_ITERATIONS = 32
 ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 48, "dice": 32, "tutorial": 64}
@@ -216,55 +215,7 @@ class Playout:
 
     def view(self, state: State, seat: int, legal: list[Action]) -> PlayerView:
         """What the heuristic needs of ``seat``'s view, straight from the simulated state."""
-        template = self.template
-        rule_set = self.rules
-        tiles = rule_set.uses_row
-        hands, quit_, white, black, totals = (
-            state.hands,
-            state.quit,
-            state.white,
-            state.black,
-            state.totals,
-        )
-        token = state.token
-        # positional: this runs at every step of every playout
-        seats = tuple(
-            SeatView(
-                s,
-                "",
-                len(hands[s]),
-                quit_[s],
-                white[s],
-                black[s],
-                white[s] + 10 * black[s] + totals[s],
-                (),
-                token == s,
-                tuple(sort_cards(hands[s])) if tiles else None,
-            )
-            for s in range(state.players)
-        )
-        return PlayerView(
-            variant=template.variant,
-            title=template.title,
-            me=seat,
-            round_no=state.round_no,
-            phase=state.phase,
-            to_act=seat,
-            hand=tuple(sort_cards(state.hands[seat])),
-            seats=seats,
-            top=state.top if rule_set.uses_draw_pile else None,
-            draw_pile=len(state.draw_pile) if rule_set.uses_draw_pile else None,
-            stage=(state.stage_white, state.stage_black) if rule_set.uses_magic else None,
-            token_holder=state.token,
-            uses_magic=rule_set.uses_magic,
-            uses_chips=rule_set.uses_chips,
-            row=tuple(sort_cards(state.row or [])) if rule_set.uses_row else None,
-            roll=state.pending_roll,
-            drawn=state.pending_drawn,
-            legal=tuple(legal),
-            winners=state.winners,
-            options=template.options,
-        )
+        return state_view(self.rules, state, seat, None, self.template.options, tuple(legal))
 
 
 class HardPlayer:
