@@ -8,9 +8,13 @@ wins (flat determinized sampling: "perfect-information Monte Carlo"). All
 candidates of one world share the deal and the dice (common random numbers),
 so their difference measures the action, not the luck.
 
-An outcome is the round's points gained by the others on average minus mine
-(sign flipped where the most points win), plus a bonus if the game ends in
-that round and this seat is among the winners.
+An outcome is judged by the game, not the round (:mod:`game.ai.evaluate`): this
+seat's chance to win the game given the totals at the playout's round end (1 or 0
+when that round ended the game), plus a little of the round's points against the
+others' mean. ``evaluation="points"`` keeps the earlier outcome for comparisons:
+the round's points gained by the others on average minus mine (sign flipped where
+the most points win), plus a bonus if the game ends in that round and this seat
+is among the winners.
 
 It decides from ``choose(view)`` alone: its seat's view and the public history
 that view carries (``view.seen``). Every random choice comes from a generator
@@ -47,7 +51,7 @@ PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
 WIN_BONUS = 40.0
-"""Worth of winning the game in this round, in round points (a round moves ~5–15)."""
+"""``evaluation="points"``: worth of winning the game in this round, in round points."""
 PLAYOUT_LIMIT = 400
 """Actions after which a playout stops (a round of dice can in principle go on)."""
 
