@@ -2,15 +2,17 @@
 
 Each rule set is played on the full engine (``Game``, as ``simulate --ai random``)
 and on the fast simulation path (``game.fast``, what AI search plays out), side
-by side. Prints numbers and asserts nothing. One core, one process::
+by side, in interleaved pairs of short runs. Then the time to load and to replay a
+long record. Prints numbers and asserts nothing. One core, one process::
 
-    python benchmarks/engine.py --games 200
+    python benchmarks/engine.py --games 600
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,23 +30,24 @@ PLAYERS = 4
 LONG_RECORD = 500
 
 
-def whole_games(variant: str, games: int) -> tuple[int, float]:
-    """Plays ``games`` games; an action is one legal listing, one choice and one apply."""
+def whole_games(variant: str, games: int, first: int = 0) -> tuple[int, float]:
+    """Plays games ``first`` … ``first + games - 1``; an action is one legal listing, one
+    choice and one apply."""
     actions = 0
     started = time.process_time()
-    for index in range(games):
+    for index in range(first, first + games):
         game = Game(variant, [f"p{s}" for s in range(PLAYERS)], seed=f"bench:{index}")
         players = [ai.find("random")(f"bench:{index}:{s}") for s in range(PLAYERS)]
         actions += ai.play_out(game, players)
     return actions, time.process_time() - started
 
 
-def fast_games(variant: str, games: int) -> tuple[int, float]:
+def fast_games(variant: str, games: int, first: int = 0) -> tuple[int, float]:
     """The same on the fast path: uniform random legal actions, decks from one generator."""
     actions = 0
     started = time.process_time()
-    chance = RandomChance("bench")
-    random = chooser("bench", "fast-players").random
+    chance = RandomChance(f"bench:{first}")
+    random = chooser(f"bench:{first}", "fast-players").random
     for _ in range(games):
         sim = FastGame.new(variant, PLAYERS, chance=chance)
         while not sim.finished:
@@ -64,43 +67,79 @@ def long_record(variant: str, options: dict[str, int]) -> str:
     raise SystemExit(f"no {variant} game of {LONG_RECORD}+ actions in 1000 seeds")
 
 
-def time_replay(text: str, runs: int) -> tuple[int, float]:
-    """Actions in the record, and ms per load + replay averaged over ``runs``."""
-    record = loads(text)
-    started = time.process_time()
+def time_replay(text: str, runs: int) -> tuple[int, float, float]:
+    """Actions in the record, and ms to load it and to replay it: each the best of ``runs``."""
+    actions = len(loads(text).actions)
+    load = play = float("inf")
     for _ in range(runs):
-        result = replay(loads(text))
+        started = time.process_time()
+        record = loads(text)
+        loaded = time.process_time()
+        result = replay(record)
+        done = time.process_time()
         if result.exit_code != 0:
             raise SystemExit(f"the long record did not replay: {result.error}")
-    return len(record.actions), (time.process_time() - started) * 1000 / runs
+        load, play = min(load, loaded - started), min(play, done - loaded)
+    return actions, load * 1000, play * 1000
+
+
+def compare(variant: str, games: int, chunks: int) -> tuple[float, float, float, float, float]:
+    """Full engine and fast path in ``chunks`` interleaved pairs of ``games // chunks`` games.
+
+    Returns each path's best actions/s and games/s, and the median of the pairs' speed-ups:
+    the machine's speed changes from second to second when it is shared, and a pair run
+    back to back sees the same machine (a ratio of two bests can pair a fast moment of one
+    path with a slow moment of the other).
+    """
+    size = max(1, games // chunks)
+    full_rate = fast_rate = 0.0
+    full_games = fast_games_rate = 0.0
+    ratios = []
+    for chunk in range(chunks):
+        actions, seconds = whole_games(variant, size, chunk * size)
+        fast_actions, fast_seconds = fast_games(variant, size, chunk * size)
+        full, fast = actions / seconds, fast_actions / fast_seconds
+        ratios.append(fast / full)
+        full_rate, fast_rate = max(full_rate, full), max(fast_rate, fast)
+        full_games = max(full_games, size / seconds)
+        fast_games_rate = max(fast_games_rate, size / fast_seconds)
+    return full_games, full_rate, fast_games_rate, fast_rate, statistics.median(ratios)
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200, help="games per rule set")
-    parser.add_argument("--replays", type=int, default=20, help="replays of the long record")
+    parser.add_argument("--games", type=int, default=600, help="games per rule set and path")
+    parser.add_argument("--chunks", type=int, default=20, help="interleaved pairs of runs")
+    parser.add_argument("--replays", type=int, default=20, help="replays of each long record")
+    parser.add_argument("--variant", action="append", help="only this rule set (repeatable)")
     args = parser.parse_args()
-    print(f"{PLAYERS}-player games between random AIs, {args.games} per rule set, one core")
-    print("load average (1, 5, 15 min): " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
-    print(f"{'':>9}  {'full engine':>24}  {'fast path':>24}  speed-up")
-    for variant in variant_names():
-        # best of 3 interleaved runs each: the machine may be busy with other work
-        runs = [(whole_games(variant, args.games), fast_games(variant, args.games)) for _ in "abc"]
-        actions, seconds = min((full for full, _ in runs), key=lambda r: r[1])
-        fast_actions, fast_seconds = min((fast for _, fast in runs), key=lambda r: r[1])
-        full_rate, fast_rate = actions / seconds, fast_actions / fast_seconds
+    print(f"{PLAYERS}-player games between random AIs, {args.games} per rule set and path,"
+          f" in {args.chunks} interleaved pairs; one core")
+    print(f"load average (1, 5, 15 min): {load_average()}")
+    print(f"{'':>9}  {'full engine':>24}  {'fast path':>24}  speed-up (median pair; best/best)")
+    for variant in args.variant or variant_names():
+        full_games, full_rate, fast_games_rate, fast_rate, median = compare(
+            variant, args.games, args.chunks
+        )
         print(
-            f"{variant:>9}: {args.games / seconds:7.0f} games/s {full_rate:8.0f} act/s"
-            f"  {args.games / fast_seconds:7.0f} games/s {fast_rate:8.0f} act/s"
-            f"  {fast_rate / full_rate:5.2f}x  ({actions / args.games:.0f} actions/game)"
+            f"{variant:>9}: {full_games:7.0f} games/s {full_rate:8.0f} act/s"
+            f"  {fast_games_rate:7.0f} games/s {fast_rate:8.0f} act/s"
+            f"  {median:5.2f}x ({fast_rate / full_rate:.2f}x)"
         )
     long_options = {"classic": {"target": 800}, "tutorial": {"rounds": 200}}
     for variant, options in long_options.items():
-        actions, ms = time_replay(long_record(variant, options), args.replays)
+        text = long_record(variant, options)
+        actions, load_ms, replay_ms = time_replay(text, args.replays)
         print(
-            f"replay {variant} {options}: {actions} actions, {ms:.2f} ms per load+replay "
-            f"(mean of {args.replays})"
+            f"replay {variant} {options}: {actions} actions, {load_ms:.2f} ms to load "
+            f"+ {replay_ms:.2f} ms to replay = {load_ms + replay_ms:.2f} ms "
+            f"(best of {args.replays})"
         )
+    print(f"load average at the end: {load_average()}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The ladder's SQL, shared by both backends: rating a finished game, the boards, a player's games.
 
 The statements are written once with ``?`` placeholders and run on SQLite (aiosqlite) or
-PostgreSQL (asyncpg, where :class:`PgSql` numbers them ``$1, $2...``). Rating a game is a
+PostgreSQL (asyncpg), through bot/sql.py's adapters. Rating a game is a
 read-modify-write of its players' rating rows; it runs inside the transaction that stores the
 game (bot/store.py, bot/pgstore.py), marks the game ``rated`` in it, and does nothing for a
 game already rated: each finished game moves the ratings exactly once, whatever is killed or
@@ -14,70 +14,15 @@ from __future__ import annotations
 
 import json
 import logging
-import re
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from typing import Any, Protocol
-
-import aiosqlite
-import asyncpg
+from collections.abc import Sequence
+from typing import Any
 
 from bot.ratings import NEW, Entrant, Skill, ai_key, finishing_places, rate
 from bot.results import PlayedGame, SeatResult, Standing, board_order
+from bot.sql import Sql
 from game import find_rules, from_dict, player_view, replay
 
 log = logging.getLogger(__name__)
-
-
-class Sql(Protocol):
-    """One connection (inside the caller's transaction, for writes)."""
-
-    locks_rows: bool
-
-    async def rows(self, query: str, *params: Any) -> Sequence[Mapping[str, Any]]: ...
-    async def run(self, query: str, *params: Any) -> None: ...
-    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None: ...
-
-
-class SqliteSql:
-    locks_rows = False  # the transaction's first write took the whole file's write lock
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
-
-    async def rows(self, query: str, *params: Any) -> Sequence[Mapping[str, Any]]:
-        async with self.db.execute(query, params) as cursor:
-            return list(await cursor.fetchall())
-
-    async def run(self, query: str, *params: Any) -> None:
-        await self.db.execute(query, params)
-
-    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
-        await self.db.executemany(query, rows)  # one trip to SQLite's thread
-
-
-@lru_cache(maxsize=64)
-def dollars(query: str) -> str:
-    """``?`` placeholders numbered for asyncpg (the statements hold no literal ``?``)."""
-    count = iter(range(1, 1000))
-    return re.sub(r"\?", lambda _: f"${next(count)}", query)
-
-
-class PgSql:
-    locks_rows = True
-
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
-
-    async def rows(self, query: str, *params: Any) -> Sequence[Mapping[str, Any]]:
-        return await self.conn.fetch(dollars(query), *params)
-
-    async def run(self, query: str, *params: Any) -> None:
-        await self.conn.execute(dollars(query), *params)
-
-    async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
-        if rows:
-            await self.conn.executemany(dollars(query), rows)
 
 
 def lower_score_wins(variant: str) -> bool:

@@ -164,16 +164,20 @@ class Watchdog:
         self._watches[session.channel_id] = _Watch(task, due)
 
     def cancel(self, channel_id: int) -> None:
+        """No more timers in the channel; one firing now ends after its step."""
         watch = self._watches.pop(channel_id, None)
-        if watch is not None and watch.task is not asyncio.current_task():
+        if watch is not None and watch.waiting and watch.task is not asyncio.current_task():
             watch.task.cancel()
 
     async def close(self) -> None:
-        tasks = [w.task for w in self._watches.values()]
+        """Stop: waiting timers are cancelled; a timer firing finishes its step (a change and
+        its commit are never cut in half) and stops."""
+        watches = list(self._watches.values())
         self._watches.clear()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for watch in watches:
+            if watch.waiting:
+                watch.task.cancel()
+        await asyncio.gather(*(w.task for w in watches), return_exceptions=True)
 
     # ---- the task --------------------------------------------------------
     async def _run(self, session: Session) -> None:
@@ -190,8 +194,9 @@ class Watchdog:
                 watch.waiting = False
                 await self._fire(session, kind)
                 watch.waiting = True
-                if self.sessions.get(session.channel_id) is not session:
-                    return
+                if (self._watches.get(session.channel_id) is not watch
+                        or self.sessions.get(session.channel_id) is not session):
+                    return  # cancelled or closed while firing
         except asyncio.CancelledError:
             raise
         except Exception:

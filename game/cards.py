@@ -7,6 +7,8 @@ identity and hash cheaply; ``Card.parse`` is the only way to obtain one.
 from __future__ import annotations
 
 from enum import Enum
+from functools import reduce
+from operator import attrgetter, or_
 
 LLAMA = 7
 """The llama's place in the cyclic play order 1 → … → 6 → L → 1."""
@@ -39,13 +41,14 @@ class Card:
     Instances are interned: there is exactly one ``Card`` per token.
     """
 
-    __slots__ = ("has_llama", "numbers", "sort_key", "symbol", "token", "values")
+    __slots__ = ("has_llama", "mask", "numbers", "sort_key", "symbol", "token", "values")
 
     token: str
     values: tuple[int, ...]
     symbol: Symbol
     numbers: tuple[int, ...]
     has_llama: bool
+    mask: int  # bit v set for each value v (the llama's is bit LLAMA)
     sort_key: tuple[int, int, int]
 
     def __init__(self, token: str, values: tuple[int, ...], symbol: Symbol) -> None:
@@ -54,6 +57,7 @@ class Card:
         self.symbol = symbol
         self.numbers = tuple(v for v in values if v != LLAMA)
         self.has_llama = LLAMA in values
+        self.mask = sum(1 << v for v in values)
         self.sort_key = (values[0], len(values), _SYMBOL_RANK[symbol])
 
     @staticmethod
@@ -112,8 +116,7 @@ def sort_cards(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
     return sorted(cards, key=_sort_key)
 
 
-def _sort_key(card: Card) -> tuple[int, int, int]:
-    return card.sort_key
+_sort_key = attrgetter("sort_key")
 
 
 def tokens(cards: list[Card] | tuple[Card, ...]) -> list[str]:
@@ -125,11 +128,13 @@ def hand_points(cards: list[Card] | tuple[Card, ...]) -> tuple[int, bool]:
     """docs/rules.md §1 scoring: distinct numbers once each, and whether any llama is held.
 
     Returns ``(number_points, has_llama)``; the llamas are worth 10 together.
+    (The values held, as one bit mask: every round's end calls this for every seat.)
     """
-    seen: set[int] = set()
-    llama = False
-    for card in cards:
-        seen.update(card.numbers)
-        if card.has_llama:
-            llama = True
-    return sum(seen), llama
+    mask = reduce(or_, map(_mask, cards), 0)
+    return _MASK_POINTS[mask], mask >= _LLAMA_BIT
+
+
+_mask = attrgetter("mask")
+_LLAMA_BIT = 1 << LLAMA
+_MASK_POINTS = tuple(sum(v for v in range(1, LLAMA) if m >> v & 1) for m in range(_LLAMA_BIT * 2))
+"""The points of each set of values held (bits 1–6; bit 7, the llama, adds none)."""

@@ -2,9 +2,10 @@
 
 AI search plays thousands of games out per decision; :class:`game.Game` checks
 every action, reports events and keeps a record, which playouts do not need.
-:class:`FastGame` drives the same rule sets through their event-free ``step``
-(``game/rules/``), and takes chance from a :class:`Chance` passed in, never
-from global randomness. It trusts its caller: an action must be one of
+:class:`FastGame` drives the same rule sets (``game/rules/``) through their
+event-free ``step``, ``deal`` and fast listing (``RuleSet.fast_listing``), and
+takes chance from a :class:`Chance` passed in, never from global randomness.
+It trusts its caller: an action must be one of
 ``legal()`` (tests play thousands of games against the full engine to show
 both agree on every legal action and every score).
 
@@ -15,7 +16,7 @@ both agree on every legal action and every score).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -24,13 +25,13 @@ from game.actions import Action
 from game.cards import Card
 from game.game import Game
 from game.rules import HAND_SIZE, RuleSet
-from game.state import Phase, RoundChance, State
+from game.state import Phase, State
 
 
 class Chance(Protocol):
     """Where a fast game's decks, draws and dice rolls come from."""
 
-    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> tuple[Card, ...]:
+    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> Sequence[Card]:
         """Round ``round_no``'s deck, top first (as ``RoundChance.deck``).
 
         The first ``dealt`` cards (hands and the turned-up card) are dealt from it at
@@ -70,12 +71,12 @@ class RandomChance:
         self.random: Callable[[], float] = rng.chooser(seed, "fast").random
         self._decks: dict[str, tuple[Card, ...]] = {}
 
-    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> tuple[Card, ...]:
+    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> list[Card]:
         """Only the dealt cards are shuffled into place; the pile is drawn at random."""
         cards = self._decks.get(rule_set.name)
         if cards is None:
             cards = self._decks[rule_set.name] = rule_set.deck()
-        return tuple(shuffle(list(cards), self.random, dealt))
+        return shuffle(list(cards), self.random, dealt)
 
     def pile(self, cards: list[Card]) -> list[Card]:
         return RandomPile(cards, self.random)
@@ -118,7 +119,8 @@ class FastGame:
     """A game on the fast path: ``legal()``, ``apply(action)``, ``finished``, scores.
 
     ``legal()`` lists the legal actions of the player to act (empty once finished: nobody
-    is to act); it is the rule set's own listing bound to the state, called directly.
+    is to act); it is the rule set's fast listing (``fast_listing()``: the same actions in
+    the same order as ``legal_actions``) bound to the state, called directly.
     """
 
     __slots__ = ("_step", "chance", "legal", "options", "rules", "state")
@@ -131,7 +133,7 @@ class FastGame:
         self.options = options
         self.chance = chance
         # bound once: listing and stepping are the whole inner loop of a playout
-        self.legal: Callable[[], list[Action]] = partial(rule_set.legal_actions, state)
+        self.legal: Callable[[], list[Action]] = partial(rule_set.fast_listing(), state)
         self._step = rule_set.step
 
     @classmethod
@@ -199,6 +201,6 @@ class FastGame:
     def _deal(self) -> None:
         state = self.state
         deck = self.chance.deck(self.rules, state.round_no, HAND_SIZE * state.players + 1)
-        self.rules.start_round(state, RoundChance(deck))
+        self.rules.deal(state, deck)
         if state.draw_pile:
             state.draw_pile = self.chance.pile(state.draw_pile)

@@ -8,11 +8,11 @@ a variant's name. The base class holds the mechanics every rule set shares
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import Action, ActionType
-from game.cards import Card, hand_points, sort_cards, value_token
+from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
 from game.state import Phase, RoundChance, State
@@ -91,20 +91,28 @@ class RuleSet:
         return 0 if state.ender is None else state.ender
 
     def start_round(self, state: State, chance: RoundChance) -> list[Event]:
-        """docs/record.md: deal one at a time from the first player, then turn up a card."""
+        """Deal round ``state.round_no`` from ``chance`` (see :meth:`deal`); its event."""
+        self.deal(state, chance.deck)
+        top = state.top
+        return [Event(EventKind.ROUND_STARTED, seat=state.to_act,
+                      card=None if top is None else top.token)]
+
+    def deal(self, state: State, deck: Sequence[Card]) -> None:
+        """docs/record.md: deal one at a time from the first player, then turn up a card.
+
+        ``deck`` is the round's deck, top first; the fast path calls this directly."""
         first = self.first_player(state)
         n = state.players
-        deck = chance.deck
         dealt = HAND_SIZE * n
+        hands = state.hands
         for seat in range(n):  # one card at a time from ``first``: every n-th card is a seat's
-            state.hands[seat] = list(deck[(seat - first) % n : dealt : n])
-            state.quit[seat] = False
+            hands[seat] = list(deck[(seat - first) % n : dealt : n])
+        state.quit[:] = [False] * n  # in place: a caller may hold the list
         state.top = deck[dealt]
-        rest = list(deck[HAND_SIZE * n + 1 :])
+        rest = list(deck[dealt + 1 :])
         rest.reverse()
         state.draw_pile = rest
         self._begin_turns(state, first)
-        return [Event(EventKind.ROUND_STARTED, seat=first, card=state.top.token)]
 
     def _begin_turns(self, state: State, first: int) -> None:
         state.phase = Phase.PLAY
@@ -123,6 +131,12 @@ class RuleSet:
 
     def legal_actions(self, state: State) -> list[Action]:
         raise NotImplementedError
+
+    def fast_listing(self) -> Callable[[State], list[Action]]:
+        """The listing the fast path (``game.fast``) calls: ``legal_actions``, unless the
+        rule set has a leaner one giving the same actions in the same order (tests play
+        thousands of games on both to show it)."""
+        return self.legal_actions
 
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
         """Carry out a legal ``action`` by ``state.to_act``."""
@@ -163,7 +177,7 @@ class RuleSet:
                 points[seat] = -CHIP_POINTS[colour]
                 if report:
                     events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
-                    items[seat].append(ScoreItem(ScoreKind.RETURNED, points[seat], chip=colour))
+                    items[seat].append(RETURNED_ITEMS[colour])
             else:
                 numbers, llama = hand_points(hand)
                 gain_white(state, seat, numbers)
@@ -205,20 +219,48 @@ class RuleSet:
 # ---- shared mechanics ----------------------------------------------------
 
 
+RETURNED_ITEMS: dict[str | None, ScoreItem] = {
+    colour: ScoreItem(ScoreKind.RETURNED, -points, chip=colour)
+    for colour, points in CHIP_POINTS.items()
+}
+"""The item of an emptied hand's returned chip, per colour (``None``: nothing to return)."""
+
+_SCORE_ITEMS: dict[tuple[int, tuple[str, ...]], ScoreItem] = {}
+"""Score items are immutable values, made once each and shared (building thousands of frozen
+dataclasses made replaying a long record twice as slow). Keys are a value (``LLAMA`` for the
+llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred."""
+
+
 def counted_values(hand: list[Card]) -> list[ScoreItem]:
     """docs/rules.md §1 scoring, item by item: each distinct number once (a double counts
     both of its values), then the llamas together; each with the cards that show it."""
-    cards = sort_cards(hand)
-    numbers = sorted({v for card in cards for v in card.numbers})
-    items = [
-        ScoreItem(ScoreKind.VALUE, v, value=value_token(v),
-                  cards=tuple(c.token for c in cards if v in c.numbers))
-        for v in numbers
-    ]
-    llamas = tuple(c.token for c in cards if c.has_llama)
+    showing: dict[int, list[str]] = {}
+    llamas: list[str] = []
+    for card in sort_cards(hand):
+        for v in card.numbers:
+            if v in showing:
+                showing[v].append(card.token)
+            else:
+                showing[v] = [card.token]
+        if card.has_llama:
+            llamas.append(card.token)
+    items = [_score_item(v, tuple(showing[v])) for v in sorted(showing)]
     if llamas:
-        items.append(ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=llamas))
+        items.append(_score_item(LLAMA, tuple(llamas)))
     return items
+
+
+def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
+    """The shared item counting ``value`` (or the llamas) once, shown by ``cards``."""
+    key = (value, cards)
+    item = _SCORE_ITEMS.get(key)
+    if item is None:
+        if value == LLAMA:
+            item = ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=cards)
+        else:
+            item = ScoreItem(ScoreKind.VALUE, value, value=value_token(value), cards=cards)
+        _SCORE_ITEMS[key] = item
+    return item
 
 
 def next_active(state: State, seat: int) -> int | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -13,7 +13,6 @@ from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind
 from game.rules import (
     HAND_SIZE,
-    UNKEPT,
     RuleSet,
     end_round,
     leave_round,
@@ -38,7 +37,7 @@ DICE: tuple[tuple[Card, ...], ...] = (
     _faces("1 2 5 6 L L"),
     _faces("1 2 3 4 L L"),
 )
-"""docs/rules.md §3 (our choice of faces): dice A, B and C."""
+"""docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
 
@@ -77,14 +76,14 @@ class Dice(RuleSet):
         numbers = tuple(c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5))
         return numbers + (LLAMA_CARD,) * 6
 
-    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+    def deal(self, state: State, deck: Sequence[Card]) -> None:
         """§3 round set-up: deal 6 face up from the first player; lay the row out."""
         first = self.first_player(state)
         n = state.players
         dealt = HAND_SIZE * n
         for seat in range(n):  # one tile at a time from ``first``
-            state.hands[seat] = list(chance.deck[(seat - first) % n : dealt : n])
-            state.quit[seat] = False
+            state.hands[seat] = list(deck[(seat - first) % n : dealt : n])
+        state.quit[:] = [False] * n
         state.row = list(PLAIN_VALUES)
         state.top = None
         state.draw_pile = []
@@ -93,7 +92,6 @@ class Dice(RuleSet):
         state.pending_roll = None
         state.resolve_mode = None
         self._begin_turns(state, first)
-        return [Event(EventKind.ROUND_STARTED, seat=first)]
 
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
@@ -135,8 +133,8 @@ class Dice(RuleSet):
         self._act(state, action, roll, None)
 
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
-        a, b, c = (die[int(random() * len(die))] for die in DICE)
-        return (a, b, c)
+        a, b, c = DICE
+        return (a[int(random() * 6)], b[int(random() * 6)], c[int(random() * 6)])
 
     def _act(
         self,
@@ -196,27 +194,28 @@ class Dice(RuleSet):
         self, state: State, seat: int, roll: tuple[Card, Card, Card], events: list[Event] | None
     ) -> None:
         """§3 a turn, steps 1–4, and the lone player's rule (fine points 16–17)."""
-        if events is None:
-            events = UNKEPT
-        else:
+        if events is not None:
             events.append(Event(EventKind.ROLLED, seat=seat, cards=tuple(f.token for f in roll)))
-        lone = not others_in(state, seat)
         hand = state.hands[seat]
         row = state.row if state.row is not None else []
-        if all(face is LLAMA_CARD for face in roll):
+        a, b, c = roll
+        if a is LLAMA_CARD and b is LLAMA_CARD and c is LLAMA_CARD:
             colour = return_chip(state, seat)
-            events.append(Event(EventKind.THREE_LLAMAS, seat=seat, card=colour))
+            if events is not None:
+                events.append(Event(EventKind.THREE_LLAMAS, seat=seat, card=colour))
             state.to_act = next_active(state, seat)
-        elif any(face in hand for face in roll):
+        elif a in hand or b in hand or c in hand:
             state.phase = Phase.RESOLVE
             state.pending_roll = roll
             state.resolve_mode = ResolveMode.DISCARD
-        elif not lone and any(face in row for face in roll):
-            state.phase = Phase.RESOLVE
+        elif (a in row or b in row or c in row) and others_in(state, seat):
+            state.phase = Phase.RESOLVE  # a lone player may not take (fine point 17)
             state.pending_roll = roll
             state.resolve_mode = ResolveMode.TAKE
         else:
-            events.append(Event(EventKind.BUSTED, seat=seat, cards=tuple(t.token for t in row)))
+            if events is not None:
+                tokens = tuple(t.token for t in row)
+                events.append(Event(EventKind.BUSTED, seat=seat, cards=tokens))
             state.busted = tuple(row)
             hand.extend(row)
             state.row = []

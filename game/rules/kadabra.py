@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from game.actions import SKIP, Action, ActionType, play
+from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind, ScoreItem, ScoreKind
-from game.rules import BLACK_POINTS, gain_white, next_active, register
+from game.rules import (
+    BLACK_POINTS,
+    end_round,
+    gain_white,
+    leave_round,
+    next_active,
+    register,
+)
 from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
+
+if TYPE_CHECKING:
+    from game.fast import Chance
 
 DECK_COUNTS: dict[str, int] = {
     "1": 8,
@@ -30,6 +41,7 @@ STARTING_WHITE = 3
 SHOW_THRESHOLD = 5
 TOKEN_POINTS = BLACK_POINTS
 """The magic token's holder at the end of a round takes one black chip."""
+TOKEN_ITEM = ScoreItem(ScoreKind.TOKEN, TOKEN_POINTS)
 
 
 def show_on(state: State) -> bool:
@@ -45,6 +57,44 @@ def has_gift(state: State, seat: int) -> bool:
 def recipients(state: State, seat: int) -> list[int]:
     """The players a ``1`` may give to: the others who have not quit."""
     return [s for s in range(state.players) if s != seat and not state.quit[s]]
+
+
+def give(state: State, seat: int, to: int) -> str | None:
+    """§2 playing a 1: white, else the token, else black; what was given (``None``: nothing)."""
+    if state.white[seat]:
+        state.white[seat] -= 1
+        gain_white(state, to, 1)
+        return "white"
+    if state.token == seat:
+        state.token = to
+        return "token"
+    if state.black[seat]:
+        state.black[seat] -= 1
+        state.black[to] += 1
+        return "black"
+    return None
+
+
+def stage_chip(state: State, seat: int) -> str | None:
+    """§2 magic stage: an L puts one of the player's lowest chips on the stage (its colour)."""
+    if state.white[seat]:
+        state.white[seat] -= 1
+        state.stage_white += 1
+        return "white"
+    if state.black[seat]:
+        state.black[seat] -= 1
+        state.stage_black += 1
+        return "black"
+    return None
+
+
+def forced_draw(state: State, seat: int) -> int | None:
+    """§2 and fine points 8–9: the next player to take a turn draws one card (who drew)."""
+    target = next_active(state, seat)
+    if target is None or not state.draw_pile:
+        return None
+    state.hands[target].append(state.draw_pile.pop())
+    return target
 
 
 class Kadabra(Shedding):
@@ -82,7 +132,81 @@ class Kadabra(Shedding):
     def extra_actions(self, state: State, seat: int) -> list[Action]:
         return [SKIP] if state.token == seat else []
 
+    def fast_listing(self) -> Callable[[State], list[Action]]:
+        return self.fast_legal_actions
+
+    def fast_legal_actions(self, state: State) -> list[Action]:
+        """``legal_actions`` in one pass with the hooks inlined (the fast path): the same
+        actions in the same order, which tests/game/test_fast.py checks game after game."""
+        seat = state.to_act
+        top = state.top
+        if seat is None or top is None:
+            return []
+        held = dict.fromkeys(state.hands[seat])  # each card once, in hand order
+        playable = PLAYABLE_ON[top]
+        actions: list[Action] = [PLAY_ACTIONS[c] for c in held if c in playable]
+        quit_ = state.quit
+        others = quit_.count(False) > (0 if quit_[seat] else 1)
+        if others and ONE in held and ONE in playable and (
+            state.white[seat] or state.token == seat or state.black[seat]
+            or state.stage_white + state.stage_black >= SHOW_THRESHOLD
+        ):  # a 1 that gives: once per recipient, in its place
+            at = 0
+            while actions[at] is not PLAY_ONE:
+                at += 1
+            actions[at : at + 1] = [
+                GIFTS[to] for to in range(state.players) if to != seat and not quit_[to]
+            ]
+        if others and state.draw_pile:
+            actions.append(DRAW)
+        if state.token == seat:
+            actions.append(SKIP)
+        actions.append(QUIT)
+        return actions
+
     # ---- effects ---------------------------------------------------------
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` for the fast path with the hooks inlined and nothing reported."""
+        seat = state.to_act
+        if seat is None:  # pragma: no cover - the caller checks
+            raise self.refuse(state, action)
+        kind = action.type
+        card = action.card
+        if (
+            state.stage_white + state.stage_black >= SHOW_THRESHOLD
+            and kind is not ActionType.SKIP
+            and card is not LLAMA_CARD
+        ):  # before_action: the show's stage goes to whoever acts
+            white, black = state.stage_white, state.stage_black
+            state.stage_white = state.stage_black = 0
+            gain_white(state, seat, white)
+            state.black[seat] += black
+        if kind is ActionType.PLAY and card is not None:
+            hand = state.hands[seat]
+            hand.remove(card)
+            state.top = card
+            if card is ONE:  # after_play: a card has at most one effect
+                if action.give_to is not None:
+                    give(state, seat, action.give_to)
+            elif card is LLAMA_CARD:
+                stage_chip(state, seat)
+            elif card.symbol is Symbol.STAR:
+                state.token = seat
+            elif card.symbol is Symbol.DRAW and hand:
+                forced_draw(state, seat)
+            if not hand:
+                end_round(state, seat, emptied=True)
+            else:
+                state.to_act = next_active(state, seat)
+        elif kind is ActionType.DRAW:
+            state.hands[seat].append(state.draw_pile.pop())
+            state.to_act = next_active(state, seat)
+        elif kind is ActionType.QUIT:
+            leave_round(state, seat)
+        else:  # SKIP
+            state.token = None
+            state.to_act = next_active(state, seat)
+
     def before_action(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         """Fine point 11: during a show, anything but an L or a skip takes the stage."""
         if not show_on(state) or action.type is ActionType.SKIP:
@@ -98,54 +222,26 @@ class Kadabra(Shedding):
     def after_play(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         card = action.card
         if card is ONE and action.give_to is not None:
-            self._give(state, seat, action.give_to, events)
+            given = give(state, seat, action.give_to)
+            if given is not None:
+                events.append(Event(EventKind.GAVE, seat=seat, card=given, other=action.give_to))
         if card is None:
             return
         if card.symbol is Symbol.STAR and state.token != seat:
             events.append(Event(EventKind.TOOK_TOKEN, seat=seat, other=state.token))
             state.token = seat
         if card is LLAMA_CARD:
-            self._stage_chip(state, seat, events)
+            colour = stage_chip(state, seat)
+            if colour is not None:
+                events.append(Event(EventKind.STAGED, seat=seat, card=colour))
         if card.symbol is Symbol.DRAW and state.hands[seat]:
-            self._forced_draw(state, seat, events)
-
-    def _give(self, state: State, seat: int, to: int, events: list[Event]) -> None:
-        """§2 playing a 1: white, else the token, else black."""
-        if state.white[seat]:
-            state.white[seat] -= 1
-            gain_white(state, to, 1)
-            given = "white"
-        elif state.token == seat:
-            state.token = to
-            given = "token"
-        elif state.black[seat]:
-            state.black[seat] -= 1
-            state.black[to] += 1
-            given = "black"
-        else:
-            return
-        events.append(Event(EventKind.GAVE, seat=seat, card=given, other=to))
-
-    def _stage_chip(self, state: State, seat: int, events: list[Event]) -> None:
-        """§2 magic stage: an L puts one of the player's lowest chips on the stage."""
-        if state.white[seat]:
-            state.white[seat] -= 1
-            state.stage_white += 1
-            events.append(Event(EventKind.STAGED, seat=seat, card="white"))
-        elif state.black[seat]:
-            state.black[seat] -= 1
-            state.stage_black += 1
-            events.append(Event(EventKind.STAGED, seat=seat, card="black"))
-
-    def _forced_draw(self, state: State, seat: int, events: list[Event]) -> None:
-        """§2 and fine points 8–9: the next player to take a turn draws one card."""
-        target = next_active(state, seat)
-        if target is None or not state.draw_pile:
-            return
-        card = state.draw_pile.pop()
-        state.hands[target].append(card)
-        events.append(Event(EventKind.FORCED_DRAW, seat=target))
-        events.append(Event(EventKind.DREW_CARD, seat=target, card=card.token, private_to=target))
+            target = forced_draw(state, seat)
+            if target is not None:
+                drawn = state.hands[target][-1]
+                events.append(Event(EventKind.FORCED_DRAW, seat=target))
+                events.append(
+                    Event(EventKind.DREW_CARD, seat=target, card=drawn.token, private_to=target)
+                )
 
     def apply_extra(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         if action.type is ActionType.SKIP:
@@ -166,7 +262,7 @@ class Kadabra(Shedding):
             points[holder] += TOKEN_POINTS
             state.token = None
             if items is not None:
-                items[holder].append(ScoreItem(ScoreKind.TOKEN, TOKEN_POINTS))
+                items[holder].append(TOKEN_ITEM)
 
     # ---- explanations ----------------------------------------------------
     def explain_play(self, state: State, seat: int, action: Action) -> str:

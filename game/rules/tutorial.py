@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
@@ -31,6 +32,13 @@ def penalty(card: Card) -> int:
 
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
+CARD_ITEMS = {
+    card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
+    for card in PLAIN_VALUES
+}
+"""Each card left in hand as its scoring item (shared: items are immutable values)."""
+_points = attrgetter("points")
+STOPPED_ITEM = ScoreItem(ScoreKind.STOPPED, STOP_BONUS, cards=(LLAMA_CARD.token,))
 
 
 class Tutorial(RuleSet):
@@ -50,12 +58,12 @@ class Tutorial(RuleSet):
         """§4: round r starts with seat (r − 1) mod n."""
         return (state.round_no - 1) % state.players
 
-    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+    def deal(self, state: State, deck: Sequence[Card]) -> None:
         state.pending_drawn = None
         state.pile_emptied = False
         state.stopper = None
         state.stop_on_llama = False
-        return super().start_round(state, chance)
+        super().deal(state, deck)
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act
@@ -162,26 +170,27 @@ class Tutorial(RuleSet):
     def score_round(self, state: State, report: bool = True) -> list[Event]:
         """§4 scoring: minus the hand; the stopper on an L scores +1 instead.
 
-        With ``report`` the round-over event carries each seat's breakdown: one item per
-        card left, or the stop's bonus."""
-        n = state.players
-        points = [-sum(penalty(c) for c in state.hands[s]) for s in range(n)]
+        A seat's points are the sum of its items (one per card left, or the stop's bonus),
+        so the breakdown the round-over event carries with ``report`` is the score."""
         stopped = state.stopper if state.stop_on_llama else None
-        if stopped is not None:
-            points[stopped] = STOP_BONUS
-        for seat, value in enumerate(points):
+        points: list[int] = []
+        scores: list[SeatScore] = []
+        for seat in range(state.players):
+            if seat == stopped:
+                items: tuple[ScoreItem, ...] = (STOPPED_ITEM,)
+            elif report:  # the breakdown lists the hand in order
+                items = tuple(map(CARD_ITEMS.__getitem__, sort_cards(state.hands[seat])))
+            else:
+                items = tuple(map(CARD_ITEMS.__getitem__, state.hands[seat]))
+            value = sum(map(_points, items))
             state.totals[seat] += value
             state.round_points[seat].append(value)
+            points.append(value)
+            if report:
+                scores.append(SeatScore(seat, items))
         if not report:
             return []
-        scores = tuple(
-            SeatScore(s, (ScoreItem(ScoreKind.STOPPED, STOP_BONUS, cards=("L",)),))
-            if s == stopped else SeatScore(s, tuple(
-                ScoreItem(ScoreKind.CARD, -penalty(c), value=c.token, cards=(c.token,))
-                for c in sort_cards(state.hands[s])))
-            for s in range(n)
-        )
-        return [Event(EventKind.ROUND_OVER, points=tuple(points), scores=scores)]
+        return [Event(EventKind.ROUND_OVER, points=tuple(points), scores=tuple(scores))]
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
         """§4 game end: after ``rounds`` rounds."""

@@ -3,6 +3,7 @@ order, a delivered item is marked with the next write, a lost channel drops its 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 
@@ -118,3 +119,26 @@ async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> Non
     await outbox.deliver(CHANNEL)  # what the retry does
     assert attempts == [1, 1] and not outbox.pending(CHANNEL)
     await outbox.close()
+
+
+async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
+    store: Store, db_url: str
+) -> None:
+    """A delivery mark rides on the next write; when that write does not commit (an error,
+    or its task cancelled: a timer stopped at shutdown), the mark is not lost with it."""
+    outbox = Outbox(store)
+    shown = [owed(EVENT, "note", 1), owed(EVENT, "note", 2)]
+    await commit(store, outbox, *shown)
+    outbox.done(shown[0])
+    unencodable = Write(GUILD, CHANNEL, move={"seat": 0, "action": "quit", "meta": {object()}})
+    with pytest.raises(TypeError):  # fails inside the transaction, after the marks' DELETE
+        await store.write(unencodable)
+    outbox.done(shown[1])
+    task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, end=True)))
+    await asyncio.sleep(0)  # the write has begun: its marks are taken
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(await rows(db_url)) == 2, "nothing committed yet"
+    await store.flush_notes()
+    assert await rows(db_url) == [], "both marks were kept for the next commit"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -333,3 +334,27 @@ async def test_no_human_action_for_thirty_minutes_abandons_the_game(
     assert stored is not None and stored["status"] == "abandoned"
     assert await sessions.store.standings(GUILD, "classic") == [], \
         "an abandoned game counts for nobody"
+
+
+async def test_a_timer_firing_at_shutdown_finishes_its_step(
+    sessions: Sessions, clock: ManualClock, tmp_path: Path
+) -> None:
+    """Shutdown cancels timers that wait, but one already firing commits its change first
+    (cut in half, its commit would roll back while the session in memory had changed)."""
+    session = await started(sessions)
+    watch = sessions.timers._watches[CHANNEL]  # type: ignore[attr-defined]
+    async with session.lock:  # the ping fires and waits for the session
+        clock.advance(DEFAULT_PING_DELAY)
+        for _ in range(100):  # loop steps, not time: until the timer task is firing
+            if not watch.waiting:
+                break
+            await asyncio.sleep(0)
+        assert not watch.waiting
+        closing = asyncio.ensure_future(sessions.timers.close())
+        await asyncio.sleep(0)
+        assert not closing.done(), "close waits for the step under way"
+    await closing
+    assert session.timers.reminded and watch.task.done()
+    with sqlite3.connect(tmp_path / "lama.db") as conn:
+        meta = conn.execute("SELECT meta FROM moves ORDER BY id DESC LIMIT 1").fetchone()
+    assert meta is not None and json.loads(meta[0])["timers"]["reminded"], "committed too"

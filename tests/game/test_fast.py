@@ -11,16 +11,21 @@ from collections import Counter
 
 import pytest
 
-from game import Game, variant_names
+from game import Game, find_rules, variant_names
+from game.actions import Action
 from game.fast import FastGame, RandomChance, SeededChance
 from game.rng import chooser
+from game.rules.dice import DICE
 
 GAMES_PER_VARIANT = 600
 
 
 @pytest.mark.parametrize("variant", variant_names())
 def test_fast_path_matches_the_full_engine(variant: str) -> None:
+    """Rule sets may list and step with their own lean code on the fast path
+    (``fast_listing``, ``step``); the full engine's listing is the reference."""
     steps = 0
+    listed: Counter[str] = Counter()
     for index in range(GAMES_PER_VARIANT):
         players = 2 + index % 5
         seed = f"fast:{variant}:{index}"
@@ -32,6 +37,7 @@ def test_fast_path_matches_the_full_engine(variant: str) -> None:
             assert fast.legal() == legal, f"game {index} step {steps}"
             assert fast.to_act == game.to_act
             assert fast.state.hands == game.state.hands
+            listed.update(kind_of(a) for a in legal)
             action = legal[int(pick() * len(legal))]
             seat = game.to_act
             assert seat is not None
@@ -44,6 +50,32 @@ def test_fast_path_matches_the_full_engine(variant: str) -> None:
         assert fast.state.round_points == game.state.round_points
         assert fast.winners == game.state.winners
     assert steps > GAMES_PER_VARIANT * 10
+    # every kind of action the rule set has was listed, many times (Kadabra: gifts, skips)
+    assert all(listed[kind] > 100 for kind in KINDS[variant]), listed
+
+
+KINDS = {
+    "classic": {"play", "draw", "quit"},
+    "kadabra": {"play", "gift", "draw", "skip", "quit"},
+    "dice": {"roll", "discard", "take", "quit"},
+    "tutorial": {"play", "draw", "pass", "stop"},
+}
+
+
+def kind_of(action: Action) -> str:
+    return "gift" if action.give_to is not None else action.type.value
+
+
+def test_fast_rolls_show_every_face_of_each_die() -> None:
+    """The fast path's dice (``fast_roll``) are the rule set's dice, each face as likely."""
+    dice = find_rules("dice")
+    random = chooser("faces").random
+    rolls = [dice.fast_roll(random) for _ in range(6000)]
+    for die, faces in enumerate(DICE):
+        counts = Counter(roll[die] for roll in rolls)
+        assert set(counts) == set(faces)
+        for face, count in counts.items():  # about 1000 per face side (L is on two)
+            assert 800 * faces.count(face) < count < 1200 * faces.count(face)
 
 
 @pytest.mark.parametrize("variant", variant_names())
