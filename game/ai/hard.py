@@ -44,7 +44,7 @@ from game.state import State
 from game.views import PlayerView, state_view
 
 DEFAULT_ITERATIONS = 32
-ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 48, "dice": 32, "tutorial": 64}
+ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 40, "dice": 32, "tutorial": 64}
 """Worlds per decision by rule set, where nobody sets ``iterations``: as many as keep a
 decision's p95 under 150 ms of one core (README, "Speed and strength")."""
 PRIOR = 1.0
