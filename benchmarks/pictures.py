@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.pictures import compose, dice_picture, hand_picture, tiles
-from bot.pictures.chart import _chart, totals_chart
+from bot.pictures.chart import _chart, _ratings, ratings_chart, totals_chart
 from game import ActionType, ai, player_view
 from game.game import Game
 
@@ -104,23 +104,64 @@ def renders(count: int) -> None:
         print(f"classic at zlib level {compose.LEVEL}: p50 {statistics.median(times):.2f} ms, "
               f"p95 {percentile(times, 0.95):.2f} ms, mean {statistics.fmean(sizes):.1f} KB")
     compose.LEVEL = level
+    ours, pillows = [], []
+    for render in classic:  # the PNG writer: ours and Pillow's, turn about on the same hands
+        for writer, into in ((compose.palette_png, ours), (pillow_png, pillows)):
+            clear()
+            compose.png_writer = writer
+            into.append(timed(render)[0])
+    compose.png_writer = compose.palette_png
+    print(f"classic, PNG written here: p50 {statistics.median(ours):.2f} ms, p95 "
+          f"{percentile(ours, 0.95):.2f} ms; by Pillow: p50 {statistics.median(pillows):.2f} ms, "
+          f"p95 {percentile(pillows, 0.95):.2f} ms")
     clear()
+
+
+def pillow_png(image: Any) -> bytes:
+    """Pillow's own PNG writer, as compose used it before writing the chunks itself."""
+    import io
+
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=compose.LEVEL, transparency=tiles.CLEAR)
+    return out.getvalue()
+
+
+def ratings_series(seed: int) -> list[tuple[int, list[tuple[int, float, bool]]]]:
+    """A player's last 20 games over three rule sets, as /lama stats draws them."""
+    lines: dict[int, list[tuple[int, float, bool]]] = {}
+    for number in range(1, 21):
+        colour = (number * 7 + seed) % 3
+        lines.setdefault(colour, []).append((number, (number * 13 + seed) % 17 - 4.5,
+                                             (number + seed) % 4 == 0))
+    return sorted(lines.items())
+
+
+def chart_times(draw: Callable[[int], bytes], clear_cache: Callable[[], None]
+                ) -> tuple[list[float], list[float], int]:
+    draw(0)  # matplotlib's first figure loads fonts; this thread's figure is styled once
+    cpu, wall = [], []
+    for k in range(10):
+        clear_cache()
+        started = time.perf_counter()
+        cpu.append(timed(lambda k=k: draw(k))[0])
+        wall.append((time.perf_counter() - started) * 1000)
+    return cpu, wall, len(draw(0)) // 1024
 
 
 def charts() -> None:
     for seats, rounds in ((5, 7), (6, 15)):
-        totals = [[3 * r + s for r in range(1, rounds + 1)] for s in range(seats)]
-        totals_chart(totals, 40, [0])  # matplotlib's first figure loads fonts
-        cpu, wall = [], []
-        for _ in range(10):
-            _chart.cache_clear()
-            started = time.perf_counter()
-            cpu.append(timed(lambda t=totals: totals_chart(t, 40, [0]))[0])
-            wall.append((time.perf_counter() - started) * 1000)
-        size = len(totals_chart(totals, 40, [0])) // 1024
-        print(f"chart ({seats} seats, {rounds} rounds): CPU median {statistics.median(cpu):.0f} "
-              f"ms, max {max(cpu):.0f} ms (wall median {statistics.median(wall):.0f} ms), "
-              f"{size} KB")
+        cpu, wall, size = chart_times(
+            lambda k, s=seats, r=rounds: totals_chart(
+                [[3 * n + p + k for n in range(1, r + 1)] for p in range(s)], 40, [0]),
+            _chart.cache_clear)
+        print(f"end-of-game chart ({seats} seats, {rounds} rounds): CPU median "
+              f"{statistics.median(cpu):.0f} ms, max {max(cpu):.0f} ms (wall median "
+              f"{statistics.median(wall):.0f} ms), {size} KB")
+    cpu, wall, size = chart_times(lambda k: ratings_chart(ratings_series(k)),
+                                  _ratings.cache_clear)
+    print(f"/lama stats ratings chart (20 games, 3 rule sets): CPU median "
+          f"{statistics.median(cpu):.0f} ms, max {max(cpu):.0f} ms (wall median "
+          f"{statistics.median(wall):.0f} ms), {size} KB")
 
 
 # ---- whole games through the fake Discord ---------------------------------------------------

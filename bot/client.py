@@ -95,10 +95,7 @@ class LamaBot(commands.AutoShardedBot):
         # one budget for every request Discord's global limit counts (bot/budget.py)
         self.budget = Budget(http=self.http)
         self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
-        # The outbox's pre-draw slot (outbox.pacer = self.budget) is not wired: with it, the
-        # random-kill test (tests/bot/test_kill_random.py) showed a round summary twice once
-        # and timed out once; until that is understood, owed messages are paced by the
-        # budget's wrap of every request only.
+        self.sessions.outbox.pacer = self.budget  # owed messages drawn once their slot comes
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
         self._lease_watch: asyncio.Task[None] | None = None

@@ -222,20 +222,26 @@ class Outbox:
         self.flush_soon()
 
     async def deliver(self, channel_id: int) -> None:
-        """Deliver the channel's owed items, oldest first; stop at a failure and retry later."""
+        """Deliver the channel's owed items, oldest first; stop at a failure and retry later.
+
+        With a pacer, each item is drawn only once its request may go (:meth:`_draw`)."""
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             queue = self._queues.get(channel_id, [])
             while queue and self.courier is not None:
+                if not await self._draw(channel_id, queue):
+                    break
                 item = queue[0]
                 self._in_flight[channel_id] = item
-                if self.pacer is not None:
-                    await self.pacer.slot(channel_id)  # newer states may come meanwhile
-                    item = self._newest(channel_id, item, queue)
                 session = self._sessions.get(channel_id)
                 faults.point(f"deliver:{item.key}", channel_id)
                 try:
-                    message_id = await self.courier(item, session)
+                    try:
+                        message_id = await self.courier(item, session)
+                    finally:  # (before a retry is scheduled: its task starts unpaid)
+                        self._in_flight.pop(channel_id, None)
+                        if self.pacer is not None:
+                            self.pacer.settle()
                 except ChannelGone as gone:
                     self._drop_channel(channel_id, gone)
                     if self.on_gone is not None:
@@ -246,10 +252,6 @@ class Outbox:
                                 item.key, channel_id, exc_info=True)
                     self._retry_later(channel_id)
                     return
-                finally:
-                    self._in_flight.pop(channel_id, None)
-                    if self.pacer is not None:
-                        self.pacer.settle()
                 if item in queue:
                     queue.remove(item)
                 self._retries.pop(channel_id, None)
@@ -260,20 +262,23 @@ class Outbox:
                 if session is not None and session.sessions.get(channel_id) is not session:
                     self._sessions.pop(channel_id, None)
 
-    def _newest(self, channel_id: int, item: Owed, queue: list[Owed]) -> Owed:
-        """A state ``item`` replaced by a newer one of its key while it waited for its slot:
-        the newer one takes the slot (drawn now, it shows both), the older is done. Not past
-        an event owed in between: that is posted first, in order."""
-        if item.kind != STATE or item in queue:
-            return item
-        newer = next((q for q in queue if q.kind == STATE and q.key == item.key), None)
-        if newer is None or any(q.kind == EVENT for q in queue[:queue.index(newer)]):
-            return item
-        self.store.note_delivered(item)
-        queue.remove(newer)
-        queue.insert(0, newer)
-        self._in_flight[channel_id] = newer
-        return newer
+    async def _draw(self, channel_id: int, queue: list[Owed]) -> bool:
+        """Wait for the channel's slot *before* drawing its next item (False: none is left).
+
+        Nothing is drawn while it waits: a table owed meanwhile replaces the queued one as
+        any newer state does (taking over its repost and nonce, its row deleted in the same
+        commit), and an event owed meanwhile keeps its place, so the item drawn after the
+        wait is the queue's head, in order, showing the latest state. (A drawn item would
+        be rendered from the session at delivery anyway: drawn before an event owed during
+        the wait, it would show what follows that event, e.g. the next round on the old
+        round's table before its summary.)"""
+        if self.pacer is None:
+            return True
+        await self.pacer.slot(channel_id)
+        if queue and self.courier is not None:
+            return True
+        self.pacer.settle()  # (claimed or voided meanwhile: the slot goes unused)
+        return False
 
     async def deliver_all(self, channels: Iterable[int] | None = None) -> None:
         gate = asyncio.Semaphore(PARALLEL_CHANNELS)

@@ -27,6 +27,7 @@ from bot.guild_settings import GuildSettings
 from bot.i18n import N_
 from bot.outbox import Outbox, Write
 from bot.persistence import Persistence
+from bot.seating import MAX_SEATS, Seating
 from bot.session_state import (
     Change,
     Seat,
@@ -41,17 +42,14 @@ from game.errors import MalformedRecord
 
 log = logging.getLogger(__name__)
 
-MAX_SEATS = 6
 SNAPSHOT_FORMAT = 1
 SHORT_ID = 12
 """Hex digits of the game id that components carry (48 bits: no two games of a channel meet)."""
-MAX_NAME = 32
-"""A seat's name is cut to Discord's longest display name, so every label built from it fits."""
 ROUND_EDGES = (EventKind.ROUND_OVER, EventKind.ROUND_STARTED, EventKind.GAME_OVER)
 
 
 @dataclass
-class Session(Persistence):
+class Session(Seating, Persistence):
     """A channel's lobby and game. Mutate only through the async methods."""
 
     sessions: Sessions
@@ -128,59 +126,7 @@ class Session(Persistence):
             return None
         return self.seats[self.game.to_act].user_id
 
-    # ---- lobby -----------------------------------------------------------
-    async def join(self, user_id: int, name: str) -> None:
-        async with self.lock:
-            self._require_lobby()
-            if self.seat_of(user_id) is not None:
-                raise BotError(N_("You are already seated."))
-            if len(self.seats) >= MAX_SEATS:
-                raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
-            self.seats.append(Seat(user_id, self._free_name(name)))
-            await self._changed(snapshot=True)
-
-    async def leave(self, user_id: int) -> None:
-        """Leave the lobby; a host who leaves hands hosting to the first human still seated."""
-        async with self.lock:
-            self._require_lobby()
-            seat = self.require_seat(user_id)
-            del self.seats[seat]
-            if user_id == self.host_id:
-                self.host_id = next(
-                    (s.user_id for s in self.seats if s.user_id is not None), user_id
-                )
-            await self._changed(snapshot=True)
-
-    async def add_ai(
-        self, user_id: int, name: str = "AI {n}", difficulty: str | None = None,
-        figures: Callable[[int], str] = str,
-    ) -> None:
-        """The host seats an AI named ``name`` (``{n}``: the first free number, written by
-        ``figures``; the lobby translates both, so a Persian table seats «ربات ۲») of
-        ``difficulty`` (easy, normal, hard; None: normal)."""
-        async with self.lock:
-            self._require_lobby()
-            self._require_host(user_id)
-            if len(self.seats) >= MAX_SEATS:
-                raise BotError(N_("The table is full ({n} seats)."), n=MAX_SEATS)
-            number = 1
-            while any(s.name == name.format(n=figures(number)) for s in self.seats):
-                number += 1
-            self.seats.append(Seat(None, name.format(n=figures(number)), difficulty=difficulty))
-            await self._changed(snapshot=True)
-
-    async def remove_ai(self, user_id: int) -> None:
-        """The host removes the AI seated last."""
-        async with self.lock:
-            self._require_lobby()
-            self._require_host(user_id)
-            seat = next((i for i in reversed(range(len(self.seats)))
-                         if self.seats[i].user_id is None), None)
-            if seat is None:
-                raise BotError(N_("There is no AI seat to remove."))
-            del self.seats[seat]
-            await self._changed(snapshot=True)
-
+    # ---- lobby (the seating: bot/seating.py) -------------------------------
     async def start(self, user_id: int) -> None:
         async with self.lock:
             self._require_lobby()
@@ -196,12 +142,6 @@ class Session(Persistence):
             self.started_at = time.time()
             self.pending.append(Change(list(self.game.opening_events)))
             await self._changed(snapshot=True)
-
-    async def cancel(self, user_id: int) -> None:
-        async with self.lock:
-            self._require_lobby()
-            self._require_host(user_id)
-            await self.end(None)
 
     # ---- play ------------------------------------------------------------
     async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
@@ -274,22 +214,6 @@ class Session(Persistence):
             SeatResult(s.seat, self.seats[s.seat].user_id, s.name, s.score, s.seat in view.winners)
             for s in view.seats
         ]
-
-    def _require_lobby(self) -> None:
-        if self.status is not Status.LOBBY:
-            raise BotError(N_("The game has already started."))
-
-    def _require_host(self, user_id: int) -> None:
-        if user_id != self.host_id:
-            raise NotAllowed()
-
-    def _free_name(self, name: str) -> str:
-        taken = {s.name for s in self.seats}
-        base = " ".join(name.split())[:MAX_NAME] or "player"
-        candidate, n = base, 2
-        while candidate in taken:
-            candidate, n = f"{base} ({n})", n + 1
-        return candidate
 
     def _make_players(self) -> None:
         self.players = {

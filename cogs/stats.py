@@ -6,7 +6,6 @@ the texts and the chart of a player's recent games are built in cogs/ladder_text
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -32,7 +31,7 @@ from cogs.ladder_text import (
     stats_embed,
 )
 from cogs.lobby import VARIANTS
-from cogs.pictures import images_on, refused_upload
+from cogs.pictures import drawn_chart, images_on, refused_upload
 from cogs.render import COLOUR
 from cogs.replies import user_tr
 from game import find_rules, variant_names
@@ -144,7 +143,7 @@ class Stats(commands.Cog):
         files: list[discord.File] = []
         if (series and images_on(self.bot.sessions.guild_settings, guild_id)
                 and interaction.app_permissions.attach_files):
-            data = await asyncio.to_thread(ratings_chart, series)  # off the event loop
+            data = await drawn_chart(ratings_chart, series)  # off the event loop
             alt = tr("A chart of the rating after each recent game.")
             files = [discord.File(io.BytesIO(data), filename=CHART_FILE, description=alt)]
             embed.set_image(url=f"attachment://{CHART_FILE}")

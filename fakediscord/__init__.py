@@ -62,6 +62,7 @@ what the fake does not model are listed in ``fakediscord/README.md``. In short::
     fake.lint                     # what Discord would silently ignore; fake.run fails on it
     fake.old_edit_limit = 5       # edits per hour to an hour-old message, then 429 30046
     fake.dropped_embeds           # embeds dropped for lack of Embed Links
+    fake.late_nonces              # (channel, nonce) repeated after the window: posted twice
     thread = table.create_thread("round 1", type=11); await thread.archive(locked=False)
     fake.emojis                   # application emojis (/applications/{id}/emojis)
 

@@ -125,5 +125,8 @@ class Notifier:
             if remaining <= 0:
                 raise WaitTimeout(f"timed out after {timeout}s waiting for {what}")
             event = self._event
+            # (not asyncio.wait_for: before Python 3.12 it swallows a cancellation that comes
+            # as the event is set, and a cancelled waiter would then wait out its timeout)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await event.wait()

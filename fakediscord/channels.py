@@ -7,7 +7,7 @@
 - ``nonce`` + ``enforce_nonce``: a repeated nonce from the bot in the same channel within
   ``NONCE_WINDOW`` seconds returns the first message instead of posting again (Discord's
   create-message documentation says "within the past few minutes"; the fake's window is its
-  choice).
+  choice). A nonce repeated after the window posts again and is noted in ``fake.late_nonces``.
 """
 
 from __future__ import annotations
@@ -256,6 +256,8 @@ class ChannelRoutes:
             earlier = self.fake.nonces.get(key)
             if earlier is not None and self.fake.clock.monotonic() - earlier[1] < NONCE_WINDOW:
                 return json_response(earlier[0].payload())
+            if earlier is not None:  # the window is over: Discord would post it again
+                self.fake.late_nonces.append(key)
         if isinstance(channel, Thread) and channel.archived:
             channel.update({"archived": False})  # a post unarchives an unlocked thread
         body = self._drop_embeds(channel, body)

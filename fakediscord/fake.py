@@ -111,6 +111,7 @@ class FakeDiscord:
             pacing = Pacing(scale=float(pacing))
         self.pacing: Pacing | None = pacing
         self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.late_nonces: list[tuple[int, str]] = []  # (channel, nonce) repeated past the window
         self.old_edit_limit = OLD_EDITS_PER_HOUR  # edits per hour to an hour-old message
         self.old_edits: dict[int, list[int]] = {}  # message id -> times (ms) of those edits
         self.dropped_embeds = 0

@@ -18,6 +18,7 @@ from benchmarks.load.players import KeyedNotifier, Players, Stats, Table
 from benchmarks.load.procs import (
     TOKEN,
     cpu_seconds,
+    main_thread_seconds,
     pin,
     rss_kb,
     runqueue_seconds,
@@ -148,6 +149,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             queued0 = runqueue_seconds(pids)
             own_queued0 = runqueue_seconds(os.getpid(), children=False)
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
+            main0 = main_thread_seconds(pids)
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
             burst = asyncio.create_task(after_the_burst(games, pids, stats))
             _, late = await asyncio.wait(tasks, timeout=args.seconds)
@@ -159,6 +161,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             await asyncio.gather(*late, return_exceptions=True)
             elapsed = time.perf_counter() - t0
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
+            main_cpu = main_thread_seconds(pids) - main0
             queued = runqueue_seconds(pids) - queued0
             own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
             rest = requests["rest"] - rest0
@@ -201,6 +204,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "moves_per_second": round(moves / elapsed, 1),
         "cpu_ms_per_move": round(1000 * play_cpu / play_moves, 3),
         "cpu_ms_per_move_with_burst": round(1000 * bot_cpu / moves, 3),
+        "main_thread_share": round(main_cpu / max(bot_cpu, 1e-9), 3),  # (rest: worker threads
+        # drawing pictures or writing SQLite, AI processes), burst included
         "burst_s": round(burst_s, 1),
         "bot_cpu_percent": round(100 * bot_cpu / elapsed),
         "rest_calls_per_move": round(rest / moves, 2),

@@ -64,6 +64,17 @@ def cpu_seconds(pid: int | list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def main_thread_seconds(pid: int | list[int]) -> float:
+    """CPU time of the main thread of ``pid`` (or each of a list): the event loop's share of
+    :func:`cpu_seconds`, the rest being worker threads (pictures, SQLite) and processes."""
+    total = 0
+    for root in pid if isinstance(pid, list) else [pid]:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{root}/task/{root}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def runqueue_seconds(pid: int | list[int], children: bool = True) -> float:
     """Time the threads of ``pid`` (and its children) spent runnable but waiting for a CPU
     (``/proc/*/task/*/schedstat``): on a shared machine, what the others cost the bot."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from matplotlib.axes import Axes
@@ -27,33 +28,59 @@ TEXT = "#dbdee1"
 _figures = threading.local()
 
 
-def _axes() -> tuple[Figure, Axes]:
-    """This thread's figure, styled once and emptied of the last chart's lines: its axes,
-    ticks and text layouts are reused, which is most of what a new figure costs (charts
-    render in worker threads; matplotlib objects are not shared between threads)."""
-    made: tuple[Figure, Axes] | None = getattr(_figures, "totals", None)
+@dataclass(frozen=True)
+class Style:
+    """How a kind of chart looks: its size, margins, tick count and label size. Each kind
+    gets one figure per thread, styled once (:func:`_axes`)."""
+
+    name: str
+    height: float  # inches at 80 dpi; every chart is 6.4 wide
+    margins: tuple[float, float, float, float]  # left, right, top, bottom
+    x_ticks: int
+    labelsize: int
+
+
+TOTALS = Style("totals", 3.6, (0.07, 0.98, 0.96, 0.09), x_ticks=10, labelsize=10)
+RATINGS = Style("ratings", 3.2, (0.08, 0.98, 0.96, 0.1), x_ticks=10, labelsize=9)
+
+
+def _axes(style: Style) -> tuple[Figure, Axes]:
+    """This thread's figure for ``style``, styled once and emptied of the last chart's
+    lines: its axes, ticks and text layouts are reused, which is most of what a new figure
+    costs (charts render in worker threads; matplotlib objects are not shared between
+    threads)."""
+    made: tuple[Figure, Axes] | None = getattr(_figures, style.name, None)
     if made is None:
-        figure = Figure(figsize=(6.4, 3.6), dpi=80, facecolor=BACKGROUND)
+        figure = Figure(figsize=(6.4, style.height), dpi=80, facecolor=BACKGROUND)
         axes = figure.add_subplot()
         axes.set_facecolor(BACKGROUND)
         # few ticks: each is a handful of artists, and they are most of the drawing time
-        axes.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=style.x_ticks, integer=True))
         axes.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
         axes.grid(color=GRID, linewidth=0.6)
-        axes.tick_params(colors=TEXT, labelsize=10)
+        axes.tick_params(colors=TEXT, labelsize=style.labelsize)
         for spine in axes.spines.values():
             spine.set_color(GRID)
-        figure.subplots_adjust(left=0.07, right=0.98, top=0.96, bottom=0.09)
-        made = _figures.totals = (figure, axes)
+        left, right, top, bottom = style.margins
+        figure.subplots_adjust(left=left, right=right, top=top, bottom=bottom)
+        made = (figure, axes)
+        setattr(_figures, style.name, made)
     for line in list(made[1].lines):
         line.remove()
     return made
 
 
+def _png(figure: Figure) -> bytes:
+    """The figure as PNG, compressed quickly (zlib level 1: flat colours compress anyway)."""
+    out = io.BytesIO()
+    figure.savefig(out, format="png", facecolor=BACKGROUND, pil_kwargs={"compress_level": 1})
+    return out.getvalue()
+
+
 @lru_cache(maxsize=64)
 def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
            winners: frozenset[int]) -> bytes:
-    figure, axes = _axes()
+    figure, axes = _axes(TOTALS)
     rounds = list(range(len(totals[0]) + 1)) if totals else [0]
     for seat, line in enumerate(totals):
         colour = SEAT_RGB[seat % len(SEAT_RGB)]
@@ -67,10 +94,7 @@ def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
         axes.axhline(target, color="white", linestyle="--", linewidth=1.2, alpha=0.7)
     axes.relim()
     axes.autoscale_view()
-    out = io.BytesIO()
-    figure.savefig(out, format="png", facecolor=BACKGROUND,
-                   pil_kwargs={"compress_level": 1})  # quick; ~35 KB
-    return out.getvalue()
+    return _png(figure)  # ~35 KB
 
 
 def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
@@ -87,9 +111,7 @@ def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
 
 @lru_cache(maxsize=64)
 def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]) -> bytes:
-    figure = Figure(figsize=(6.4, 3.2), dpi=80, facecolor=BACKGROUND)
-    axes = figure.add_subplot()
-    axes.set_facecolor(BACKGROUND)
+    figure, axes = _axes(RATINGS)
     games = 0
     for colour_index, points in series:
         colour = SEAT_RGB[colour_index % len(SEAT_RGB)]
@@ -101,16 +123,10 @@ def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]
             axes.plot([x for x, _ in won], [y for _, y in won], linestyle="none", marker="*",
                       markersize=13, color=colour, markeredgecolor="white", zorder=3)
     axes.axhline(0, color="white", linestyle="--", linewidth=1.0, alpha=0.5)
-    axes.set_xlim(0.5, games + 0.5)
-    axes.set_xticks(range(1, games + 1))
-    axes.grid(color=GRID, linewidth=0.6)
-    axes.tick_params(colors=TEXT, labelsize=9)
-    for spine in axes.spines.values():
-        spine.set_color(GRID)
-    figure.subplots_adjust(left=0.08, right=0.98, top=0.96, bottom=0.1)
-    out = io.BytesIO()
-    figure.savefig(out, format="png", facecolor=BACKGROUND)
-    return out.getvalue()
+    axes.relim()
+    axes.autoscale_view(scalex=False)
+    axes.set_xlim(0.5, games + 0.5)  # games numbered 1..; integer ticks, at most ten
+    return _png(figure)
 
 
 def ratings_chart(series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> bytes:

@@ -1,10 +1,12 @@
 """One budget for the requests Discord's global limit counts (bot/budget.py), and the outbox
-waiting for its slot before it draws: a newer table takes the slot of one that waited."""
+waiting for its slot before it draws: what was owed meanwhile is drawn in order, a newer
+table in the place (and with the repost and nonce) of the one it replaced."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -85,54 +87,105 @@ async def store(tmp_path: Any) -> AsyncIterator[Store]:
     await store.close()
 
 
-async def commit(store: Store, outbox: Outbox, *items: Owed) -> None:
-    write = Write(GUILD, CHANNEL, owed=list(items))
+SESSION = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL)  # what compose reads of it
+
+
+async def owe(store: Store, outbox: Outbox, *items: Owed) -> None:
+    """A session's commit: composed (a newer table takes over a queued one), written,
+    queued."""
+    outbox.composer = lambda session, changes: list(items)
+    write = Write(GUILD, CHANNEL, owed=outbox.compose(SESSION, []))  # type: ignore[arg-type]
     await store.write(write)
     outbox.committed(None, CHANNEL, write.owed)
+
+
+def table(version: int, repost: bool = False) -> Owed:
+    return Owed(GUILD, CHANNEL, STATE, "table", version, {"repost": repost, "replaces": 10})
+
+
+def summary(version: int) -> Owed:
+    return Owed(GUILD, CHANNEL, EVENT, "summary", version, {"content": f"round {version}"})
+
+
+async def gated(store: Store, first: Owed) -> tuple[Outbox, Gate, list[Owed], asyncio.Future[None]]:
+    """An outbox owing ``first``, its delivery waiting at the gate; what it shows."""
+    outbox, gate, shown = Outbox(store), Gate(), []
+    outbox.pacer = gate
+
+    async def courier(item: Owed, session: object) -> int | None:
+        shown.append(item)
+        return None
+
+    outbox.courier = courier
+    await owe(store, outbox, first)
+    delivery = asyncio.ensure_future(outbox.deliver(CHANNEL))
+    await gate.waiting.wait()
+    return outbox, gate, shown, delivery
+
+
+def seen(items: list[Owed]) -> list[tuple[str, int]]:
+    return [(item.key, item.version) for item in items]
 
 
 async def test_a_table_that_waited_for_its_slot_is_replaced_by_the_newer_one(
     store: Store,
 ) -> None:
-    outbox = Outbox(store)
-    gate = Gate()
-    outbox.pacer = gate
-    shown: list[tuple[str, int]] = []
-
-    async def courier(item: Owed, session: object) -> int | None:
-        shown.append((item.key, item.version))
-        return None
-
-    outbox.courier = courier
-    await commit(store, outbox, Owed(GUILD, CHANNEL, STATE, "table", 1))
-    delivery = asyncio.ensure_future(outbox.deliver(CHANNEL))
-    await gate.waiting.wait()
-    await commit(store, outbox, Owed(GUILD, CHANNEL, STATE, "table", 2))
-    await commit(store, outbox, Owed(GUILD, CHANNEL, STATE, "table", 3))
+    outbox, gate, shown, delivery = await gated(store, table(1))
+    await owe(store, outbox, table(2))
+    await owe(store, outbox, table(3))
     gate.open.set()
     await delivery
-    assert shown == [("table", 3)], "one edit, drawn after the wait, shows the newest state"
+    assert seen(shown) == [("table", 3)], "one edit, drawn after the wait, shows the newest state"
     assert gate.settled == 1 and not outbox.pending(CHANNEL)
+    await outbox.close()
+    assert await store.owed() == []
+
+
+async def test_a_new_rounds_table_replaced_while_it_waited_is_still_posted_anew(
+    store: Store,
+) -> None:
+    """The new round's table (a repost) waits; the next move owes a table edit: the table
+    drawn is posted anew, with the waiting one's nonce (one post, whoever makes it)."""
+    first = table(1, repost=True)
+    outbox, gate, shown, delivery = await gated(store, first)
+    await owe(store, outbox, table(2))
+    gate.open.set()
+    await delivery
+    assert seen(shown) == [("table", 2)]
+    assert shown[0].body["repost"] and shown[0].nonce == first.nonce, (
+        "edited into the old round's table instead of posted below its summary")
     await outbox.close()
 
 
-async def test_an_event_owed_meanwhile_keeps_its_place(store: Store) -> None:
-    outbox = Outbox(store)
-    gate = Gate()
-    outbox.pacer = gate
-    shown: list[tuple[str, int]] = []
-
-    async def courier(item: Owed, session: object) -> int | None:
-        shown.append((item.key, item.version))
-        return None
-
-    outbox.courier = courier
-    await commit(store, outbox, Owed(GUILD, CHANNEL, STATE, "table", 1))
-    delivery = asyncio.ensure_future(outbox.deliver(CHANNEL))
-    await gate.waiting.wait()
-    await commit(store, outbox, Owed(GUILD, CHANNEL, EVENT, "summary", 2),
-                 Owed(GUILD, CHANNEL, STATE, "table", 2))
+async def test_an_event_owed_meanwhile_is_shown_before_any_newer_table(store: Store) -> None:
+    """A round ends while a table edit waits: the summary is posted first, then the new
+    round's table; no table is drawn before the summary (rendered at delivery, it would
+    show the next round on the old round's table)."""
+    outbox, gate, shown, delivery = await gated(store, table(1))
+    await owe(store, outbox, summary(2), table(2, repost=True))
     gate.open.set()
     await delivery
-    assert shown == [("table", 1), ("summary", 2), ("table", 2)], "not past the summary"
+    assert seen(shown) == [("summary", 2), ("table", 2)]
+    await outbox.close()
+
+
+async def test_a_restart_after_the_posts_before_their_marks_owes_each_once(
+    store: Store, tmp_path: Any
+) -> None:
+    """Killed once everything was shown but before the marks were committed: the next
+    process owes the summary again with its nonce (Discord returns the first post) and the
+    newest table; nothing the waiting table stood for comes back."""
+    outbox, gate, shown, delivery = await gated(store, table(1))
+    await owe(store, outbox, summary(2), table(2, repost=True))
+    gate.open.set()
+    await delivery
+    restarted = make_store(str(tmp_path / "budget.db"))  # (the marks are not in the file)
+    await restarted.open()
+    try:
+        again = await restarted.owed()
+    finally:
+        await restarted.close()
+    assert [(q.key, q.version, q.nonce) for q in again] == [
+        (q.key, q.version, q.nonce) for q in shown], "each owed once more, as it was shown"
+    assert ("table", 1) not in seen(again), "the replaced table is not redelivered first"
     await outbox.close()

@@ -11,7 +11,7 @@ from typing import Any
 from bot import create_bot
 from bot.clock import ManualClock
 from bot.markdown import escape
-from bot.sessions import MAX_NAME
+from bot.seating import MAX_NAME
 from fakediscord import FakeDiscord, Member
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import WAIT, Turn, click_and_confirm, current, play_out

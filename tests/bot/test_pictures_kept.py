@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from fakediscord import Member, Message
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, action_buttons, settled
@@ -83,3 +85,50 @@ async def test_asks_for_the_same_picture_while_it_is_drawn_share_one_render() ->
     assert first is second and first.startswith(b"\x89PNG")
     assert await rendered(spec) is first, "drawn lately: no trip to a thread, no render"
     assert compose._hand_png.cache_info()[:2] == (0, 1), "one render, no other ask"
+
+
+def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
+    """The hand's text names cards by the app's emojis; the picture's description (what a
+    screen reader reads) names them in plain text, in one pass over the text."""
+    from cogs.cards import FACES
+    from cogs.pictures import alt_text
+
+    saved = dict(FACES)
+    FACES.clear()
+    FACES.update({"3": "<:lama_3:101>", "L": "<:lama_L:102>"})
+    try:
+        text = "Your hand: <:lama_3:101> <:lama_L:102> <:lama_3:101> <:other:7> <@5>"
+        assert alt_text(text) == "Your hand: 🟡3 🦙 🟡3 <:other:7> <@5>"
+        assert alt_text("no faces") == "no faces"
+    finally:
+        FACES.clear()
+        FACES.update(saved)
+
+
+async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand in a worker thread, a chart on the charts' own thread (its styled figure is
+    per thread), never on the event loop's."""
+    import threading
+
+    import cogs.pictures as pictures
+
+    where: dict[str, str] = {}
+
+    def render(spec: Any) -> bytes:
+        where["hand"] = threading.current_thread().name
+        return b"\x89PNG"
+
+    def chart(*args: Any) -> bytes:
+        where["chart"] = threading.current_thread().name
+        return b"\x89PNG"
+
+    monkeypatch.setattr(pictures, "render", render)
+    spec = ("hand", ("4", "5"), None, ())
+    pictures._recent.pop(spec, None)
+    assert await pictures.rendered(spec) == b"\x89PNG"
+    assert await pictures.drawn_chart(chart, [[1]], None, ()) == b"\x89PNG"
+    pictures._recent.pop(spec, None)
+    assert where["hand"] != threading.main_thread().name
+    assert where["chart"].startswith("lama-charts")

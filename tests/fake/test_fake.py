@@ -166,8 +166,8 @@ class Demo(app_commands.Group):
 
     @app_commands.command(description="Keep the interaction for later")
     async def keep(self, interaction: discord.Interaction) -> None:
+        self.bot.kept = interaction  # (before the answer: the user's command returns on it)
         await interaction.response.send_message("kept")
-        self.bot.kept = interaction
 
     @app_commands.command(description="Post in the channel")
     async def announce(self, interaction: discord.Interaction) -> None:

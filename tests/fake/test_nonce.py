@@ -37,4 +37,5 @@ async def test_a_post_retried_with_its_nonce_shows_once() -> None:
         late = await post(fake, channel.id, {"content": "four", "nonce": "n1",
                                              "enforce_nonce": True})
         assert late["id"] != first["id"], "only within the last few minutes"
+        assert fake.late_nonces == [(channel.id, "n1")], "a late repeat is noted"
         assert [m.content for m in channel.messages] == ["one", "two", "three", "four"]

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.pictures import dice_picture, emoji_picture, hand_picture
-from bot.pictures.chart import SEAT_RGB, totals_chart
+from bot.pictures.chart import SEAT_RGB, ratings_chart, totals_chart
 from bot.pictures.compose import GAP
 from bot.pictures.faces import CARD_H, CARD_W, DIE, GOLD, LLAMA_BG, PAPER, VALUE_RGB
 from game import Card
@@ -149,6 +149,45 @@ def test_a_chart_after_another_draws_only_its_own_lines() -> None:
     assert seat_pixels(four, 3) > 40 and seat_pixels(four, 2) > 40
     assert seat_pixels(two, 0) > 40 and seat_pixels(two, 1) > 40
     assert seat_pixels(two, 2) == 0 and seat_pixels(two, 3) == 0
+
+
+def test_the_ratings_chart_reuses_its_figure_without_the_last_charts_lines() -> None:
+    """/lama stats draws on its own styled figure per thread, as the totals chart does:
+    a chart after another (and after a totals chart) shows only its own rule sets."""
+    def seat_pixels(image: Image.Image, seat: int) -> int:
+        rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
+        return sum(1 for p in image.getdata() if close(p[:3], rgb, tolerance=4))
+
+    three = load(ratings_chart([(0, [(1, 2.0, True), (4, 5.5, False)]),
+                                (1, [(2, -1.0, False), (3, 0.5, True)]),
+                                (2, [(5, 7.0, False), (6, 8.0, True)])]))
+    totals_chart([[5, 9], [3, 7], [8, 20], [1, 30]], target=25, winners=[3])
+    one = load(ratings_chart([(1, [(1, -3.0, False), (2, 4.0, True), (3, 1.0, False)])]))
+    assert three.size == one.size == (512, 256)
+    assert all(seat_pixels(three, seat) > 40 for seat in range(3))
+    assert seat_pixels(one, 1) > 40
+    assert seat_pixels(one, 0) == 0 and seat_pixels(one, 2) == 0 and seat_pixels(one, 3) == 0
+    with pytest.raises(ValueError, match="no game"):
+        ratings_chart([(0, [])])
+
+
+def test_the_hand_png_written_here_decodes_to_what_pillow_would_write() -> None:
+    """compose.palette_png writes the PNG chunks itself: the same pixels, palette and
+    transparency as Pillow's own writer gives."""
+    from bot.pictures.compose import _grid, palette_png
+    from bot.pictures.faces import Mark
+    from bot.pictures.tiles import CLEAR, card_tile
+
+    image = _grid([card_tile(c, Mark.PLAYABLE if c.token == "3" else Mark.HELD) for c in cards])
+    ours = Image.open(io.BytesIO(palette_png(image)))
+    ours.load()
+    out = io.BytesIO()
+    image.save(out, "PNG", transparency=CLEAR)
+    pillows = Image.open(io.BytesIO(out.getvalue()))
+    assert ours.mode == "P" and ours.size == image.size
+    assert ours.info.get("transparency") == pillows.info.get("transparency")
+    assert ours.convert("RGBA").tobytes() == pillows.convert("RGBA").tobytes()
+    assert ours.getpixel((0, 0)) == CLEAR and ours.convert("RGBA").getpixel((0, 0))[3] == 0
 
 
 def test_the_shipped_palette_holds_every_face_colour() -> None:
