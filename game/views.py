@@ -9,13 +9,15 @@ the state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from game.actions import Action
 from game.cards import Card, sort_cards, tokens
 from game.game import Game
-from game.state import Phase
+from game.rules import RuleSet
+from game.state import Phase, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,21 +75,52 @@ class PlayerView:
 
 def player_view(game: Game, me: int | None) -> PlayerView:
     """The only way a hand leaves the engine: to its owner, in their own view."""
-    state = game.state
-    rules = game.rules
+    mine = me is not None and me == game.state.to_act
+    return state_view(
+        game.rules,
+        game.state,
+        me,
+        game.players,
+        tuple(sorted(game.options.items())),
+        tuple(game.legal_actions()) if mine else (),
+        game.seen_this_round() if game.rules.uses_draw_pile else (),
+    )
+
+
+def state_view(
+    rules: RuleSet,
+    state: State,
+    me: int | None,
+    names: Sequence[str] | None,
+    options: tuple[tuple[str, int], ...],
+    legal: tuple[Action, ...],
+    seen: tuple[Card, ...] = (),
+) -> PlayerView:
+    """Seat ``me``'s view of ``state``: :func:`player_view`'s, and the hard AI's of a
+    simulated state (``names`` ``None``: no names, no round history; it runs at every
+    step of a playout, so the seats are built positionally)."""
     public_tiles = rules.uses_row  # dice tiles are dealt face up
+    hands, quit_, white, black, totals = (
+        state.hands,
+        state.quit,
+        state.white,
+        state.black,
+        state.totals,
+    )
+    token = state.token
+    history = state.round_points
     seats = tuple(
         SeatView(
-            seat=s,
-            name=game.players[s],
-            hand_size=len(state.hands[s]),
-            quit=state.quit[s],
-            white=state.white[s],
-            black=state.black[s],
-            score=state.score(s),
-            round_points=tuple(state.round_points[s]),
-            holds_token=state.token == s,
-            tiles=tuple(sort_cards(state.hands[s])) if public_tiles else None,
+            s,
+            names[s] if names is not None else "",
+            len(hands[s]),
+            quit_[s],
+            white[s],
+            black[s],
+            white[s] + 10 * black[s] + totals[s],  # State.score, inlined
+            tuple(history[s]) if names is not None else (),
+            token == s,
+            tuple(sort_cards(hands[s])) if public_tiles else None,
         )
         for s in range(state.players)
     )
@@ -99,21 +132,21 @@ def player_view(game: Game, me: int | None) -> PlayerView:
         round_no=state.round_no,
         phase=state.phase,
         to_act=state.to_act,
-        hand=tuple(sort_cards(state.hands[me])) if me is not None else (),
+        hand=tuple(sort_cards(hands[me])) if me is not None else (),
         seats=seats,
         top=state.top if rules.uses_draw_pile else None,
         draw_pile=len(state.draw_pile) if rules.uses_draw_pile else None,
         stage=(state.stage_white, state.stage_black) if rules.uses_magic else None,
-        token_holder=state.token,
+        token_holder=token,
         uses_magic=rules.uses_magic,
         uses_chips=rules.uses_chips,
         row=tuple(sort_cards(state.row or [])) if rules.uses_row else None,
         roll=state.pending_roll,
         drawn=state.pending_drawn if mine else None,
-        legal=tuple(game.legal_actions()) if mine else (),
+        legal=legal,
         winners=state.winners,
-        options=tuple(sorted(game.options.items())),
-        seen=game.seen_this_round() if rules.uses_draw_pile else (),
+        options=options,
+        seen=seen,
     )
 
 

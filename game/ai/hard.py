@@ -8,9 +8,13 @@ wins (flat determinized sampling: "perfect-information Monte Carlo"). All
 candidates of one world share the deal and the dice (common random numbers),
 so their difference measures the action, not the luck.
 
-An outcome is the round's points gained by the others on average minus mine
-(sign flipped where the most points win), plus a bonus if the game ends in
-that round and this seat is among the winners.
+An outcome is judged by the game, not the round (:mod:`game.ai.evaluate`): this
+seat's chance to win the game given the totals at the playout's round end (1 or 0
+when that round ended the game), plus a little of the round's points against the
+others' mean. ``evaluation="points"`` keeps the earlier outcome for comparisons:
+the round's points gained by the others on average minus mine (sign flipped where
+the most points win), plus a bonus if the game ends in that round and this seat
+is among the winners.
 
 It decides from ``choose(view)`` alone: its seat's view and the public history
 that view carries (``view.seen``). Every random choice comes from a generator
@@ -29,25 +33,25 @@ from functools import partial
 from game import rng
 from game.actions import Action
 from game.ai import ismcts, playout, register
+from game.ai.evaluate import game_values
 from game.ai.heuristic import STRATEGIES, dice
 from game.ai.playout import Policy
 from game.ai.worlds import base_state, sample_world, unseen_cards
-from game.cards import sort_cards
 from game.fast import FastGame, RandomChance
 from game.rules import RuleSet
 from game.rules import find as find_rules
 from game.state import State
-from game.views import PlayerView, SeatView
+from game.views import PlayerView, state_view
 
 DEFAULT_ITERATIONS = 32
-ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 48, "dice": 32, "tutorial": 64}
+ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 40, "dice": 32, "tutorial": 64}
 """Worlds per decision by rule set, where nobody sets ``iterations``: as many as keep a
 decision's p95 under 150 ms of one core (README, "Speed and strength")."""
 PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
 WIN_BONUS = 40.0
-"""Worth of winning the game in this round, in round points (a round moves ~5–15)."""
+"""``evaluation="points"``: worth of winning the game in this round, in round points."""
 PLAYOUT_LIMIT = 400
 """Actions after which a playout stops (a round of dice can in principle go on)."""
 
@@ -73,6 +77,7 @@ def search(
     iterations: int = DEFAULT_ITERATIONS,
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    evaluation: str = "game",
 ) -> SearchResult:
     """Flat determinized sampling over ``view.legal``.
 
@@ -86,7 +91,7 @@ def search(
     random = rng.chooser(seed, "hard", *situation(view)).random
     base = base_state(rule_set, view)
     unseen = unseen_cards(rule_set, view)
-    policy = Playout(rule_set, view)
+    policy = Playout(rule_set, view, evaluation)
     totals = [0.0] * len(legal)
     worlds = 0
     policy.deadline, policy.clock = deadline, clock
@@ -143,8 +148,9 @@ class Playout:
     deadline: float | None = None
     clock: Callable[[], float] = time.perf_counter
 
-    def __init__(self, rule_set: RuleSet, view: PlayerView) -> None:
+    def __init__(self, rule_set: RuleSet, view: PlayerView, evaluation: str = "game") -> None:
         self.rules = rule_set
+        self.evaluation = evaluation
         self.strategy = PLAYOUT_STRATEGIES.get(view.variant) or STRATEGIES[view.variant]
         fast = playout.POLICIES.get(view.variant)
         self.policy: Policy = (
@@ -186,9 +192,21 @@ class Playout:
                 raise OutOfTime
 
     def values(self, sim: FastGame, before: list[int]) -> list[float]:
-        """Each seat's outcome since the scores were ``before``: the others' average gain
-        minus its own (sign flipped where the most points win), and the win bonus."""
+        """Each seat's outcome since the scores were ``before``: by the game
+        (:func:`game.ai.evaluate.game_values`), or with ``evaluation="points"`` the others'
+        average gain minus its own (sign flipped where the most points win) and the win
+        bonus."""
         state = sim.state
+        if self.evaluation == "game":
+            return game_values(
+                self.template.variant,
+                before,
+                [state.score(s) for s in range(state.players)],
+                state.round_no if sim.finished else state.round_no - 1,  # the round played
+                sim.options,
+                self.rules.lower_score_wins,
+                state.winners if sim.finished else None,
+            )
         gains = [state.score(s) - before[s] for s in range(state.players)]
         total = sum(gains)
         share = state.players - 1
@@ -201,55 +219,7 @@ class Playout:
 
     def view(self, state: State, seat: int, legal: list[Action]) -> PlayerView:
         """What the heuristic needs of ``seat``'s view, straight from the simulated state."""
-        template = self.template
-        rule_set = self.rules
-        tiles = rule_set.uses_row
-        hands, quit_, white, black, totals = (
-            state.hands,
-            state.quit,
-            state.white,
-            state.black,
-            state.totals,
-        )
-        token = state.token
-        # positional: this runs at every step of every playout
-        seats = tuple(
-            SeatView(
-                s,
-                "",
-                len(hands[s]),
-                quit_[s],
-                white[s],
-                black[s],
-                white[s] + 10 * black[s] + totals[s],
-                (),
-                token == s,
-                tuple(sort_cards(hands[s])) if tiles else None,
-            )
-            for s in range(state.players)
-        )
-        return PlayerView(
-            variant=template.variant,
-            title=template.title,
-            me=seat,
-            round_no=state.round_no,
-            phase=state.phase,
-            to_act=seat,
-            hand=tuple(sort_cards(state.hands[seat])),
-            seats=seats,
-            top=state.top if rule_set.uses_draw_pile else None,
-            draw_pile=len(state.draw_pile) if rule_set.uses_draw_pile else None,
-            stage=(state.stage_white, state.stage_black) if rule_set.uses_magic else None,
-            token_holder=state.token,
-            uses_magic=rule_set.uses_magic,
-            uses_chips=rule_set.uses_chips,
-            row=tuple(sort_cards(state.row or [])) if rule_set.uses_row else None,
-            roll=state.pending_roll,
-            drawn=state.pending_drawn,
-            legal=tuple(legal),
-            winners=state.winners,
-            options=template.options,
-        )
+        return state_view(self.rules, state, seat, None, self.template.options, tuple(legal))
 
 
 class HardPlayer:
@@ -267,8 +237,10 @@ class HardPlayer:
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
         method: str = "flat",
+        evaluation: str = "game",
     ) -> None:
         self.seed = seed
+        self.evaluation = evaluation
         self.iterations = iterations
         self.method = method
         self.budget = budget
@@ -287,7 +259,7 @@ class HardPlayer:
                 view, self.seed, iterations, Playout, situation(view), deadline, self.clock
             )
             return action
-        return search(view, self.seed, iterations, deadline, self.clock).action
+        return search(view, self.seed, iterations, deadline, self.clock, self.evaluation).action
 
 
 register(HardPlayer.name, HardPlayer)

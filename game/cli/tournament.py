@@ -59,8 +59,10 @@ def make_player(name: str, seed: str, iterations: int | None) -> ai.Player:
 
     ``hard:ismcts:600`` is ``hard`` searching by ISMCTS with 600 iterations (any of the
     two parts may be left out: ``hard::24``): line-ups can compare a searcher's settings.
+    A fourth part names what the search maximises: ``hard:::points`` is the old round-points
+    evaluation (``game``, the default, is the chance to win the game).
     """
-    base, method, count = [*name.split(":"), "", ""][:3]
+    base, method, count, evaluation = [*name.split(":"), "", "", ""][:4]
     player = ai.find(base)(seed)
     if count:
         iterations = int(count)
@@ -68,6 +70,8 @@ def make_player(name: str, seed: str, iterations: int | None) -> ai.Player:
         player.iterations = iterations
     if method and hasattr(player, "method"):
         player.method = method
+    if evaluation and hasattr(player, "evaluation"):
+        player.evaluation = evaluation
     return player
 
 

@@ -170,3 +170,43 @@ def test_ismcts_is_legal_and_reproducible(variant: str) -> None:
     first = player.choose(view)
     assert first in view.legal
     assert make_player("hard:ismcts:40", "t", None).choose(view) == first
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_a_playout_sees_what_the_seat_would_see(variant: str) -> None:
+    """The view a playout builds from a simulated state is the seat's own view, less the
+    names, the round history and the face-up cards (which the heuristic does not read)."""
+    from dataclasses import replace
+
+    from game.ai.hard import Playout
+    from game.rules import find as find_rules
+
+    game = game_at_a_choice(variant, "shared-view", 5)
+    seat = game.to_act
+    assert seat is not None
+    view = player_view(game, seat)
+    built = Playout(find_rules(variant), view).view(game.state.clone(), seat, list(view.legal))
+    expected = replace(
+        view,
+        seats=tuple(replace(s, name="", round_points=()) for s in view.seats),
+        seen=(),
+    )
+    assert built == expected
+
+
+def test_both_evaluations_search_and_the_lineup_names_them() -> None:
+    view = player_view(*_choice("classic"))
+    old = make_player("hard::16:points", "t", None)
+    new = make_player("hard::16", "t", None)
+    assert (old.evaluation, new.evaluation) == ("points", "game")
+    for player in (old, new):
+        assert player.choose(view) in view.legal
+    points = search(view, "t", 16, evaluation="points").means
+    game = search(view, "t", 16).means
+    assert [a for a, _ in points] == [a for a, _ in game] == list(view.legal)
+
+
+def _choice(variant: str) -> tuple[Game, int]:
+    game = game_at_a_choice(variant, "evaluations", 3)
+    assert game.to_act is not None
+    return game, game.to_act
