@@ -86,16 +86,19 @@ async def test_refused_token(tmp_path: Path) -> None:
 
 def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
     """``python -m bot`` freezes what start-up built once ready (bot/loop.py): later full
-    collections walk only what the games add."""
+    collections walk only what the games add, and come less often."""
     import gc
 
-    from bot.loop import freeze_startup_heap
+    from bot.loop import FULL_COLLECTION_EVERY, freeze_startup_heap
 
     built = [[n] for n in range(100)]  # containers: what the collector walks
+    thresholds = gc.get_threshold()
     try:
         frozen = freeze_startup_heap()
         assert frozen == gc.get_freeze_count() and frozen >= len(built)
         walked = {id(o) for o in gc.get_objects(generation=2)}
         assert not any(id(o) in walked for o in built), "frozen, not in the oldest generation"
+        assert gc.get_threshold() == (*thresholds[:2], FULL_COLLECTION_EVERY)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
