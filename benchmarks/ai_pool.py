@@ -106,9 +106,18 @@ def read_lags(path: Path, start: float, end: float) -> list[tuple[float, float]]
 async def measure(
     args: argparse.Namespace, hard_games: int, nice: int, workdir: Path
 ) -> dict[str, Any]:
-    import bot_load
+    from load import measure as load_measure
+    from load import players as load_players
+    from load import procs as load_procs
 
     from fakediscord import FakeDiscord
+
+    bot_load = argparse.Namespace(  # the load benchmark's players and helpers
+        Table=load_players.Table, KeyedNotifier=load_players.KeyedNotifier,
+        Stats=load_players.Stats, Players=load_players.Players,
+        build_world=load_measure.build_world, percentile=load_measure.percentile,
+        TOKEN=load_procs.TOKEN, die_with_parent=load_procs.die_with_parent,
+        cpu_seconds=load_procs.cpu_seconds, stop_bot=load_procs.stop_bot)
 
     lag_file = workdir / f"lags-{hard_games}-{nice}.txt"
     trackers: dict[int, bot_load.Table] = {}
@@ -118,7 +127,7 @@ async def measure(
         if game is not None and message.ephemeral_to is None:
             game.see(kind, message)
 
-    common = dict(variant=args.variant, target=args.target, think=0.0, limit=3.0,
+    common = dict(variant=args.variant, target=args.target, think_mean=0.0, limit=3.0,
                   actions_per_game=100_000, processes=1, images="off")
     hard_args = argparse.Namespace(**common, hard_ais=3, games_per_guild=20,
                                    min_players=1, max_players=1, games=hard_games)
@@ -167,7 +176,7 @@ async def measure(
     samples = read_lags(lag_file, wall0, wall1)
     lags = [lag for _, lag in samples]
     worst_at = max(samples, key=lambda sample: sample[1], default=(0.0, 0.0))[0]
-    answers = stats_human.latencies
+    answers = stats_human.play
     pct = bot_load.percentile
     return {
         "hard-AI games (1 human + 3 hard AIs)": hard_games,
@@ -180,7 +189,7 @@ async def measure(
         "human answers": len(answers),
         "human answer p50 ms": f"{pct(answers, 0.50) * 1000:.1f}",
         "human answer p99 ms": f"{pct(answers, 0.99) * 1000:.1f}",
-        "moves by humans in hard-AI games": stats_hard.actions,
+        "moves by humans in hard-AI games": stats_hard.moves,
         "bot + pool CPU %": f"{100 * bot_cpu / elapsed:.0f}",
         "errors": len(stats_hard.errors) + len(stats_human.errors),
         "load average (1, 5, 15 min)": " ".join(f"{x:.1f}" for x in os.getloadavg()),
