@@ -72,6 +72,17 @@ def clear() -> None:
     compose._dice_png.cache_clear()
 
 
+def cold_renders(drawn: list[Callable[[], bytes]]) -> tuple[list[float], list[float]]:
+    """Each render with an empty cache: its CPU ms and its size in KB."""
+    times, sizes = [], []
+    for render in drawn:
+        clear()
+        ms, size = timed(render)
+        times.append(ms)
+        sizes.append(size / 1024)
+    return times, sizes
+
+
 def renders(count: int) -> None:
     started = time.process_time()
     tiles.warm()
@@ -83,24 +94,14 @@ def renders(count: int) -> None:
     for variant in ("classic", "kadabra", "dice", "tutorial"):
         drawn = views(variant, count)
         classic = classic or drawn
-        times, sizes = [], []
-        for render in drawn:
-            clear()
-            ms, size = timed(render)
-            times.append(ms)
-            sizes.append(size / 1024)
+        times, sizes = cold_renders(drawn)
         hits = [timed(render)[0] for render in drawn[:100] for _ in (0, 1)][1::2]
         print(f"{variant:<10} {statistics.median(times):7.2f} {percentile(times, 0.95):7.2f} "
               f"{max(times):7.2f} {statistics.median(hits):7.3f} "
               f"{percentile(sizes, 0.95):7.1f} {max(sizes):7.1f}")
     level = compose.LEVEL
     for compose.LEVEL in (1, 3, 6):
-        times, sizes = [], []
-        for render in classic:
-            clear()
-            ms, size = timed(render)
-            times.append(ms)
-            sizes.append(size / 1024)
+        times, sizes = cold_renders(classic)
         print(f"classic at zlib level {compose.LEVEL}: p50 {statistics.median(times):.2f} ms, "
               f"p95 {percentile(times, 0.95):.2f} ms, mean {statistics.fmean(sizes):.1f} KB")
     compose.LEVEL = level

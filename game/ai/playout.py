@@ -17,6 +17,7 @@ from the state (dice with a one-roll plan, as before).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from game.actions import Action, ActionType
 from game.ai.heuristic import (
@@ -58,6 +59,15 @@ def mask_of(cards: list[Card] | tuple[Card, ...]) -> int:
 
 
 _CHAINS: dict[tuple[Card, frozenset[Card]], float] = {}
+CACHE_LIMIT = 1 << 18  # entries a playout cache holds before it starts again
+
+
+def remember(cache: dict[Any, float], key: Any, value: float) -> float:
+    """Keep ``value`` under ``key`` in a bounded cache (emptied when full); ``value``."""
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def chain(top: Card, distinct: frozenset[Card]) -> float:
@@ -76,10 +86,7 @@ def chain(top: Card, distinct: frozenset[Card]) -> float:
             gain = cost - COST[mask_of(tuple(rest))] + chain(card, rest)
         if gain > gained:
             gained = gain
-    if len(_CHAINS) > 1 << 18:
-        _CHAINS.clear()
-    _CHAINS[key] = gained
-    return gained
+    return remember(_CHAINS, key, gained)
 
 
 def shedding(rule_set: RuleSet, state: State, seat: int, legal: list[Action]) -> Action:
@@ -223,10 +230,7 @@ def dice_roll_value(held: tuple[int, ...], row_mask: int, lone: bool, chip: int)
         else:
             change = dread(COST[hand_mask | row_mask] - cost)
         total += chance * change
-    if len(_ROLLS) > 1 << 18:
-        _ROLLS.clear()
-    _ROLLS[key] = total
-    return total
+    return remember(_ROLLS, key, total)
 
 
 def dice(rule_set: RuleSet, state: State, seat: int, legal: list[Action]) -> Action:
