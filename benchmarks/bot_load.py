@@ -148,7 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     ours, base = runs[0], (runs[-1] if not args.no_baseline else None)
     summary: dict[str, Any] = {k: ours[k] for k in JSON_KEYS if k in ours}
     summary["pacing"] = args.pacing > 0
-    if base is not None:
+    summary["games_played"], summary["games_failed"] = ours["games_played"], ours["games_failed"]
+    if base is not None:  # (a baseline that played fewer games measured a lighter load)
+        summary["baseline_games_played"] = base["games_played"]
+        summary["baseline_games_failed"] = base["games_failed"]
         summary["baseline_cpu_ms_per_move"] = base["cpu_ms_per_move"]
         summary["ratio_to_baseline"] = round(ours["cpu_ms_per_move"]
                                              / max(base["cpu_ms_per_move"], 1e-9), 2)

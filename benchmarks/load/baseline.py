@@ -8,7 +8,8 @@ it makes what lama makes after the play-loop work:
 1. the move's type-7 answer (UPDATE_MESSAGE): the clicker's hand, an embed and a View whose
    buttons route back through a ``DynamicItem``;
 2. the table edit (a channel message PATCH; a newer state replaces one not yet sent, as any
-   sane bot does when Discord's limits make it wait);
+   sane bot does when Discord's limits make it wait); the table itself is sent again until
+   it is (discord.py gives up on a request after five 429s);
 3. the next player's hand edited through the interaction token that last answered them.
 
 Nothing else: no store, no translations, no pictures, no timers::
@@ -130,10 +131,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         embed, view = lobby_view(game)
         await interaction.response.edit_message(embed=embed, view=view)
         if game.started:
-            channel = interaction.client.get_partial_messageable(game.channel_id,
-                                                                 guild_id=game.guild_id)
-            message = await channel.send(**table_view(game))
-            game.table_id = message.id
+            await send_table(interaction.client, game)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
@@ -183,6 +181,24 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.edit_message(**hand_view(game, user))
         game.hands[user] = interaction
         await asyncio.gather(edit_table(interaction.client, game), follow(game))
+
+
+async def send_table(client: discord.Client, game: Game) -> None:
+    """The game's table, sent until it is: discord.py gives up on a request refused 429 five
+    times, which in the lobby burst (200 tables and their edits against Discord's global
+    50 a second) left games without a table, so their players never moved."""
+    channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    while True:
+        try:
+            message = await channel.send(**table_view(game))
+        except discord.HTTPException as exc:
+            if exc.status != 429:
+                raise
+            log.info("table of %s refused 429 five times; again", game.channel_id)
+            await asyncio.sleep(1.0)  # (discord.py waited out each retry_after already)
+            continue
+        game.table_id = message.id
+        return
 
 
 async def edit_table(client: discord.Client, game: Game) -> None:
