@@ -276,6 +276,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "p99_ms": round(percentile(stats.play, 0.99) * 1000, 1),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
+        "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
