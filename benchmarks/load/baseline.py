@@ -8,8 +8,9 @@ it makes what lama makes after the play-loop work:
 1. the move's type-7 answer (UPDATE_MESSAGE): the clicker's hand, an embed and a View whose
    buttons route back through a ``DynamicItem``;
 2. the table edit (a channel message PATCH; a newer state replaces one not yet sent, as any
-   sane bot does when Discord's limits make it wait); the table itself is sent again until
-   it is (discord.py gives up on a request after five 429s);
+   sane bot does when Discord's limits make it wait); the table and its edits are sent again
+   until they pass (discord.py gives up on a request after five 429s, which in the lobby
+   burst left games with no table, or one naming a player whose turn was over: stuck);
 3. the next player's hand edited through the interaction token that last answered them.
 
 Nothing else: no store, no translations, no pictures, no timers::
@@ -40,6 +41,7 @@ PREFIX = "lama:v2"
 GAME = r"(?P<game>[0-9a-f]{1,32})"
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
 ACTIONS = ("play", "draw", "pass")
+RETRY_AFTER_GIVING_UP = 1.0  # seconds (discord.py waited out each retry_after already)
 
 
 @dataclass
@@ -194,15 +196,17 @@ async def send_table(client: discord.Client, game: Game) -> None:
         except discord.HTTPException as exc:
             if exc.status != 429:
                 raise
-            log.info("table of %s refused 429 five times; again", game.channel_id)
-            await asyncio.sleep(1.0)  # (discord.py waited out each retry_after already)
+            log.warning("table of %s refused 429 five times; again", game.channel_id)
+            await asyncio.sleep(RETRY_AFTER_GIVING_UP)
             continue
         game.table_id = message.id
         return
 
 
 async def edit_table(client: discord.Client, game: Game) -> None:
-    """The table shows the latest state; a state not yet sent is replaced by a newer one."""
+    """The table shows the latest state; a state not yet sent is replaced by a newer one, and
+    one refused (429 five times: discord.py gives up) is sent again: a table left naming the
+    previous player stops the game (nobody sees their turn)."""
     if game.editing:
         game.dirty = True
         return
@@ -212,7 +216,14 @@ async def edit_table(client: discord.Client, game: Game) -> None:
         while True:
             game.dirty = False
             if game.table_id is not None:
-                await channel.get_partial_message(game.table_id).edit(**table_view(game))
+                try:
+                    await channel.get_partial_message(game.table_id).edit(**table_view(game))
+                except discord.HTTPException as exc:
+                    if exc.status != 429:
+                        raise
+                    log.warning("table of %s refused 429 five times; again", game.channel_id)
+                    game.dirty = True
+                    await asyncio.sleep(RETRY_AFTER_GIVING_UP)
             if not game.dirty:
                 break
     except discord.HTTPException:

@@ -135,6 +135,7 @@ def no_full_collections() -> Iterator[None]:
 async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                   ) -> dict[str, Any]:
     trackers: dict[int, Table] = {}
+    load0 = os.getloadavg()[0]
 
     def watch(kind: str, message: Message) -> None:
         game = trackers.get(message.channel.id)
@@ -295,5 +296,6 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "memory_kb_per_game": round((peak.get("rss", idle_rss) - idle_rss) / max(running, 1)),
         "routes": "; ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1])),
         "first_errors": "; ".join(stats.errors[:3]) or "-",
+        "load_average_1min_before_after": [round(load0, 2), round(os.getloadavg()[0], 2)],
         **({"answer_trace": decomposition} if decomposition is not None else {}),
     }
