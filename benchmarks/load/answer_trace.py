@@ -279,12 +279,18 @@ def heap_at_end() -> dict[str, Any]:
     try:
         unreachable = gc.collect()
         kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        errors = collections.Counter(type(o).__qualname__ for o in gc.garbage
+                                     if isinstance(o, BaseException))
+        frames = collections.Counter(f"{o.f_code.co_qualname} ({Path(o.f_code.co_filename).name})"
+                                     for o in gc.garbage if isinstance(o, types.FrameType))
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
     gc.collect()
     return {**before, "unreachable_found": unreachable,
             "unreachable_kinds": ", ".join(f"{k} {n}" for k, n in kinds.most_common(12)),
+            "unreachable_exceptions": ", ".join(f"{k} {n}" for k, n in errors.most_common(5)),
+            "unreachable_frames": ", ".join(f"{k} {n}" for k, n in frames.most_common(5)),
             "blocks_after_collect": sys.getallocatedblocks(),
             "tracked_objects_after_collect": len(gc.get_objects()),
             "rss_kb_after_collect": _rss_kb()}
