@@ -17,7 +17,6 @@ of the machine), so the segments join by interaction id. Nothing here runs unles
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import contextvars
 import functools
@@ -239,63 +238,6 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     bot.budget.Budget.take = traced_take  # type: ignore[method-assign]
 
 
-def collector(how: str) -> None:
-    """``BOT_LOAD_GC`` (to measure what the bot's collector settings cost and save): unset,
-    the bot's own (bot/loop.py); ``default``, CPython's (nothing frozen, a full collection
-    every 10 second-generation ones); ``freeze``, start-up frozen but CPython's thresholds;
-    ``off``, start-up frozen and no automatic collection at all."""
-    import bot.__main__ as entry
-
-    if not how:
-        return
-    if how not in ("default", "freeze", "off"):
-        raise SystemExit(f"BOT_LOAD_GC={how!r}: default, freeze or off")
-
-    def settle() -> int:
-        if how != "default":
-            gc.collect()
-            gc.freeze()
-        if how == "off":
-            gc.disable()
-        return gc.get_freeze_count()
-
-    entry.freeze_startup_heap = settle  # type: ignore[attr-defined]
-
-
-def _rss_kb() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def heap_at_end() -> dict[str, Any]:
-    """What the heap holds at the end of the run, then what a full collection finds
-    unreachable in it: live memory against garbage the collector had not reached yet
-    (``sys.getallocatedblocks``: the interpreter's small blocks in use; RSS rarely shrinks)."""
-    before = {"rss_kb": _rss_kb(), "blocks": sys.getallocatedblocks(),
-              "tracked_objects": len(gc.get_objects())}
-    gc.set_debug(gc.DEBUG_SAVEALL)  # to say what the garbage was
-    try:
-        unreachable = gc.collect()
-        kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
-        errors = collections.Counter(type(o).__qualname__ for o in gc.garbage
-                                     if isinstance(o, BaseException))
-        frames = collections.Counter(f"{o.f_code.co_qualname} ({Path(o.f_code.co_filename).name})"
-                                     for o in gc.garbage if isinstance(o, types.FrameType))
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-    gc.collect()
-    return {**before, "unreachable_found": unreachable,
-            "unreachable_kinds": ", ".join(f"{k} {n}" for k, n in kinds.most_common(12)),
-            "unreachable_exceptions": ", ".join(f"{k} {n}" for k, n in errors.most_common(5)),
-            "unreachable_frames": ", ".join(f"{k} {n}" for k, n in frames.most_common(5)),
-            "blocks_after_collect": sys.getallocatedblocks(),
-            "tracked_objects_after_collect": len(gc.get_objects()),
-            "rss_kb_after_collect": _rss_kb()}
-
-
 def bot_main() -> int:
     """``python -m bot``, traced; the stamps go to ``LAMA_TRACE_FILE`` on ``SIGUSR1`` (the
     harness sends it at the end of the measured run, before stopping the bot)."""
@@ -309,6 +251,7 @@ def bot_main() -> int:
     hops: list[tuple[float, float, float, float]] = []
     install_bot(stamps, waits, holds, hops)
     import bot.loop
+    from benchmarks.load.heap import collector, heap_at_end
     from bot.__main__ import main
 
     collector(os.environ.get("BOT_LOAD_GC", ""))
