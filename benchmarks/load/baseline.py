@@ -13,6 +13,11 @@ it makes what lama makes after the play-loop work:
    burst left games with no table, or one naming a player whose turn was over: stuck);
 3. the next player's hand edited through the interaction token that last answered them.
 
+Channel requests (the table and its edits) keep Discord's global limit, 40 a second as
+lama's budget does (``BASELINE_PER_SECOND``; 0: unpaced, discord.py alone, which in the
+burst nears the 10,000 refusals that get a bot banned); interaction answers and token edits
+are exempt from it.
+
 Nothing else: no store, no translations, no pictures, no timers::
 
     DISCORD_TOKEN=... BASELINE_URL=http://127.0.0.1:PORT python benchmarks/load/baseline.py
@@ -68,6 +73,31 @@ class Game:
 
 
 GAMES: dict[int, Game] = {}
+
+
+class Pacer:
+    """Discord's global limit kept rather than learnt from 429s: each channel request takes
+    the next of ``per_second`` slots a second (lama's bot/budget.py does the same). Without
+    it, 200 tables' edits hit the limit, discord.py retries each refused request up to five
+    times, and the refusals reached the 10,000 that get a bot banned (the fake's Cloudflare
+    rule) within the minute."""
+
+    def __init__(self, per_second: float = 40.0, burst: int = 5) -> None:
+        self.interval = 1.0 / per_second if per_second > 0 else float("inf")
+        self.burst = burst
+        self._next = -float("inf")
+
+    async def take(self) -> None:
+        if self.interval == float("inf"):  # unpaced: discord.py alone
+            return
+        now = asyncio.get_running_loop().time()
+        start = max(self._next, now - (self.burst - 1) * self.interval)
+        self._next = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
+PACER = Pacer(float(os.environ.get("BASELINE_PER_SECOND", "40")))  # 0: unpaced
 
 
 def lobby_view(game: Game) -> tuple[discord.Embed, discord.ui.View]:
@@ -192,6 +222,7 @@ async def send_table(client: discord.Client, game: Game) -> None:
     channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
     while True:
         try:
+            await PACER.take()
             message = await channel.send(**table_view(game))
         except discord.HTTPException as exc:
             if exc.status != 429:
@@ -217,6 +248,7 @@ async def edit_table(client: discord.Client, game: Game) -> None:
             game.dirty = False
             if game.table_id is not None:
                 try:
+                    await PACER.take()  # (a newer state may come meanwhile: it is drawn)
                     await channel.get_partial_message(game.table_id).edit(**table_view(game))
                 except discord.HTTPException as exc:
                     if exc.status != 429:

@@ -40,6 +40,7 @@ def test_json_has_every_figure_for_both_bots() -> None:
     assert (figures["games_played"], figures["baseline_games_played"]) == (2, 2), \
         "both bots played every game, so their CPU per move is on the same load"
     assert (figures["games_failed"], figures["baseline_games_failed"]) == (0, 0)
+    assert figures["baseline_per_second"] == 40, "the baseline keeps the global limit"
     for run in (lama, baseline):
         assert run["games_failed"] == 0 and run["errors"] == 0, run
         assert sum(run["games_by_outcome"].values()) == 2, run
