@@ -2,15 +2,17 @@
 
 Each run starts a fresh fake Discord (pacing like Discord's rate limits, at real speed, by
 default) and one bot process pinned to one core; the fake and the simulated players run in
-this process on the other core. N games open at once (the lobby burst, reported apart), then
-their players think an exponentially distributed time (``--think-mean``, seeded) before each
-move and click what their hand offers. The same players then play the baseline
-(``benchmarks/load/baseline.py``: each move answered by its type-7 answer, a table edit and the
-next player's hand edit, nothing else; its channel requests keep Discord's global limit as
-lama's do, ``--baseline-per-second``). Printed per bot: CPU ms per accepted move (the whole
-process tree: the bot and its AI workers; players' and AI moves counted apart), REST calls per
-move, answer times (p50/p99/max, over 3 s), the table's lag behind the game (p95), time waited
-on Discord's buckets per move, the fake's own CPU, memory per game; then the ratio to the
+this process on any core (pinned to the other, they measured no better on the shared
+machine). N games open at once (the lobby burst, reported apart), then their players think
+an exponentially distributed time (``--think-mean``, seeded) before each move and click what
+their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
+each move answered by its type-7 answer, a table edit and the next player's hand edit,
+nothing else; its channel requests keep Discord's global limit as lama's do,
+``--baseline-per-second``). Printed per bot: the games played and lost, CPU ms per accepted
+move (the whole process tree: the bot and its AI workers; players' and AI moves counted
+apart), REST calls per move, answer times (p50/p99/max, over 3 s: the fake's stamps, frame
+written to callback reached), the table's lag behind the game (p95), time waited on Discord's
+buckets per move, the fake's own CPU and collections, memory per game; then the ratio to the
 baseline and what the store writes per action (``benchmarks/store_growth.py``)::
 
     python benchmarks/bot_load.py --games 200 --seconds 60 --think-mean 1
