@@ -182,6 +182,30 @@ async def test_one_ping_after_the_ping_delay_then_classic_default_quit(
     assert session.timers.turn_started == clock.now()
 
 
+async def test_a_move_pushes_the_ping_back_without_restarting_the_timer(
+    sessions: Sessions, clock: ManualClock, recorder: Recorder
+) -> None:
+    """Each move moves the deadlines later: the sleeping task is kept (no cancellation per
+    move), wakes at the old time without firing, and fires at the new one."""
+    session = await started(sessions)
+    seat = game_of(session).to_act
+    assert seat is not None
+    task = sessions.timers._watches[CHANNEL].task  # type: ignore[attr-defined]
+    clock.advance(DEFAULT_PING_DELAY / 2)
+    await session.act(user_of(session, seat), None, "draw")
+    other = game_of(session).to_act
+    assert other is not None and other != seat
+    assert sessions.timers._watches[CHANNEL].task is task  # type: ignore[attr-defined]
+    assert not task.cancelled() and not task.done()
+    clock.advance(DEFAULT_PING_DELAY / 2)  # the first turn's ping time: nothing due now
+    for _ in range(20):  # loop steps, not time: the woken task goes back to sleep
+        await asyncio.sleep(0)
+    assert recorder.notes.empty() and not session.timers.reminded
+    assert sessions.timers._watches[CHANNEL].task is task  # type: ignore[attr-defined]
+    clock.advance(DEFAULT_PING_DELAY / 2)
+    assert await recorder.next() == ("remind", other, 120 - DEFAULT_PING_DELAY)
+
+
 async def test_tutorial_default_draws_then_keeps_the_card(
     sessions: Sessions, clock: ManualClock, recorder: Recorder
 ) -> None:
