@@ -16,6 +16,7 @@ a clear "out of date". Every callback goes to a cog method through
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -51,8 +52,27 @@ async def route(interaction: discord.Interaction, cog: str, method: str, *args: 
         await refuse(interaction, error)
 
 
+class Routed:
+    """A click answered from its custom_id alone: :meth:`clicked` (the bot calls it straight
+    from the click, bot/client.py, without discord.py rebuilding the clicked message's whole
+    View per click); ``callback`` is the same for discord.py's own dispatch."""
+
+    __discord_ui_compiled_template__: re.Pattern[str]
+    custom_id: str
+
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        if match is not None:
+            await self.clicked(interaction, match)
+
+
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    Routed, discord.ui.DynamicItem[discord.ui.Button],
     template=rf"{PREFIX}:lobby:{GAME}:(?P<op>{'|'.join(LOBBY_OPS + AI_OPS)})",
 ):
     def __init__(self, game: str, op: str, label: str = "", style: Any = None) -> None:
@@ -72,12 +92,14 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(match["game"], match["op"], item.label or "", item.style)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Lobby", "on_lobby_button", self.game, self.op)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Lobby", "on_lobby_button", match["game"], match["op"])
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:rematch:{GAME}"
+    Routed, discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:rematch:{GAME}"
 ):
     """Carries the finished game's full id: the store finds its players and options."""
 
@@ -97,11 +119,14 @@ class RematchButton(
     ) -> RematchButton:
         return cls(match["game"], item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Lobby", "on_rematch", self.game_id)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Lobby", "on_rematch", match["game"])
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
+class HandButton(
+    Routed, discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
     def __init__(self, game: str, label: str = "My hand") -> None:
         super().__init__(
             discord.ui.Button(
@@ -119,8 +144,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}
     ) -> HandButton:
         return cls(match["game"], item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Table", "on_hand_button", self.game)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Table", "on_hand_button", match["game"])
 
 
 def act_custom_id(game: str, version: int, action: str) -> str:
@@ -128,7 +155,7 @@ def act_custom_id(game: str, version: int, action: str) -> str:
 
 
 class ActButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    Routed, discord.ui.DynamicItem[discord.ui.Button],
     template=rf"{PREFIX}:act:{GAME}:(?P<version>\d+):(?P<action>[^:]+)",
 ):
     def __init__(
@@ -152,12 +179,15 @@ class ActButton(
         return cls(match["game"], int(match["version"]), match["action"], item.label or "",
                    item.style)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Table", "on_action", self.game, self.version, self.action)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Table", "on_action", match["game"], int(match["version"]),
+                     match["action"])
 
 
 class AskButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    Routed, discord.ui.DynamicItem[discord.ui.Button],
     template=rf"{PREFIX}:ask:{GAME}:(?P<version>\d+):(?P<op>quit|back)",
 ):
     """Quit asks first (``quit``: the hand turns into a confirmation; ``back``: the hand
@@ -183,12 +213,15 @@ class AskButton(
         return cls(match["game"], int(match["version"]), match["op"], item.label or "",
                    item.style)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Table", "on_ask", self.game, self.version, self.op)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Table", "on_ask", match["game"], int(match["version"]),
+                     match["op"])
 
 
 class ActSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    Routed, discord.ui.DynamicItem[discord.ui.Select],
     template=rf"{PREFIX}:pick:{GAME}:(?P<version>\d+):(?P<slot>[a-z]+)",
 ):
     """A choice among actions (a Kadabra 1's recipient, a dice discard); values are actions."""
@@ -218,13 +251,17 @@ class ActSelect(
         return cls(match["game"], int(match["version"]), match["slot"], item.options,
                    item.placeholder)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         action = values[0] if values else ""
-        await route(interaction, "Table", "on_action", self.game, self.version, action)
+        return route(interaction, "Table", "on_action", match["game"], int(match["version"]),
+                     action)
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
+class BoardButton(
+    Routed, discord.ui.DynamicItem[discord.ui.Button],
                   template=rf"{PREFIX}:board:(?P<rest>[\s\S]{{0,90}})"):
     """A leaderboard's page button: ``lama:v2:board:<guild>:<variant>:<page>:<prev|next>``.
 
@@ -245,11 +282,14 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
     ) -> BoardButton:
         return cls(match["rest"], item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, "Stats", "on_board_page", self.rest)
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Stats", "on_board_page", match["rest"])
 
 
-class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGACY_PREFIX}:.*"):
+class LegacyButton(
+    Routed, discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGACY_PREFIX}:.*"):
     """Any component of the first format (it named a channel): answered, never acted on."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
@@ -261,8 +301,10 @@ class LegacyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGAC
     ) -> LegacyButton:
         return cls(item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await refuse(interaction, LegacyButtonUsed())
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return refuse(interaction, LegacyButtonUsed())
 
 
 DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, AskButton, ActSelect,

@@ -7,6 +7,9 @@ import json
 import sqlite3
 from pathlib import Path
 
+import discord
+import pytest
+
 from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons, forged_slash
@@ -197,3 +200,28 @@ async def test_forged_slash_options_are_refused_and_open_nothing(world: World) -
     assert "objectif doit être un nombre entier de 1 à 500" in french.message.text
     assert world.bot.sessions.get(world.table.id) is None and not world.table.messages
     assert await world.bot.store.guild_setting(world.guild.id, "language") is None
+
+
+async def test_clicks_are_answered_without_rebuilding_the_clicked_view(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each click goes straight from its custom_id to the cog (bot/client.py): discord.py's
+    own dynamic-item dispatch would rebuild the clicked message's View and every button."""
+    rebuilt: list[object] = []
+    original = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type, message: object, **kwargs: object) -> object:
+        rebuilt.append(message)
+        return original(cls, message, **kwargs)
+
+    monkeypatch.setattr(discord.ui.View, "from_message", classmethod(counting))
+    table = await open_table(world)
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None and session.game is not None
+    before = len(session.game.history)
+    draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
+    await world.ana.click(hand, draw)
+    assert len(session.game.history) == before + 1, "the click's move landed"
+    assert rebuilt == []
