@@ -185,7 +185,7 @@ class Session(Seating, Persistence):
 
     # ---- internals -------------------------------------------------------
     async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
-        before = player_view(game, None)
+        before = self.view(None)  # (computed once per state, like every view)
         events = game.apply(seat, action)  # a RulesError changes nothing
         self.pending.append(Change(events, before))
         if game.finished:
