@@ -40,9 +40,11 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PREIMPORTED = ("bot.__main__", "bot.faults", "cogs")
-"""What the server imports once: what ``python -m bot`` imports to start, and the modules
-its extensions (``cogs.EXTENSIONS``) import. It also reads the message catalogs once
+PREIMPORTED = ("bot.__main__", "bot.faults", "bot.sandbox", "cogs", "game.__main__",
+               "game.cli.play", "game.cli.simulate")
+"""What the server imports once: what ``python -m bot`` (and ``bot sandbox``, ``python -m
+game``) import to start, and the modules its extensions (``cogs.EXTENSIONS``) import; not
+what a start imports later (matplotlib, asyncpg). It also reads the message catalogs once
 (``bot.i18n.translator`` keeps them): a start parses them again otherwise (0.3 s)."""
 RELOADED = ("bot.faults",)
 """Modules that read the environment at import (``LAMA_FAULT``): run again in each child."""
@@ -121,20 +123,49 @@ class _Server:
         return cls._shared
 
 
-def _stream_fd(stream: int | IO[Any] | None, default: int, pipes: list[int]) -> int:
-    """The descriptor the child gets for one stream; a PIPE's read end goes into ``pipes``."""
-    if stream is None:
-        return default
-    if stream == DEVNULL:
-        return os.open(os.devnull, os.O_RDWR)
-    if stream == PIPE:
-        read, write = os.pipe()
-        pipes.append(read)
-        return write
-    return stream if isinstance(stream, int) else stream.fileno()
+Stream = int | IO[Any] | None
 
 
-async def _reader_of(fd: int) -> asyncio.StreamReader:
+def _request(args: tuple[str, ...], cwd: str | Path | None, env: dict[str, str] | None,
+             streams: tuple[Stream, Stream, Stream]) -> tuple[socket.socket, list[int | None]]:
+    """Ask the server for ``python -m ...`` with these standard streams (``None``: this
+    process's own; ``PIPE``: a pipe whose other end is returned, per stream, else None;
+    ``DEVNULL``; a file or descriptor). The connection, once it read the child's pid line,
+    later carries its exit code."""
+    assert args[0] == "-m", "the fork server runs modules: -m name ..."
+    given: list[int] = []  # descriptors the child gets
+    ours: list[int | None] = []  # a pipe's end we keep, per stream
+    opened: list[int] = []  # to close here once the child has its copies
+    for target, stream in enumerate(streams):
+        end = None
+        if stream is None:
+            fd = target
+        elif stream == DEVNULL:
+            fd = os.open(os.devnull, os.O_RDWR)
+            opened.append(fd)
+        elif stream == PIPE:
+            read, write = os.pipe()
+            fd, end = (read, write) if target == 0 else (write, read)
+            opened.append(fd)
+        else:
+            fd = stream if isinstance(stream, int) else stream.fileno()
+        given.append(fd)
+        ours.append(end)
+    request = json.dumps({"argv": list(args[1:]), "cwd": str(cwd or os.getcwd()),
+                          "env": dict(os.environ if env is None else env)}).encode()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(_Server.shared().path)
+        socket.send_fds(sock, [_HEADER.pack(len(request)) + request], given)
+    finally:
+        for fd in opened:
+            os.close(fd)
+    return sock, ours
+
+
+async def _reader_of(fd: int | None) -> asyncio.StreamReader | None:
+    if fd is None:
+        return None
     reader = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
@@ -143,28 +174,99 @@ async def _reader_of(fd: int) -> asyncio.StreamReader:
 
 
 async def start(*args: str, cwd: str | Path, env: dict[str, str],
-                stdin: int | IO[Any] | None = DEVNULL, stdout: int | IO[Any] | None = None,
-                stderr: int | IO[Any] | None = None) -> Process:
-    """``python -m module ...`` (``args`` = ``("-m", "bot", ...)``) forked from the server."""
-    assert args[0] == "-m", "the fork server runs modules: -m name ..."
-    pipes: list[int] = []
-    fds = [_stream_fd(s, d, p) for s, d, p in ((stdin, 0, []), (stdout, 1, pipes),
-                                                (stderr, 2, pipes))]
-    request = json.dumps({"argv": list(args[1:]), "cwd": str(cwd), "env": env}).encode()
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.connect(_Server.shared().path)
-        socket.send_fds(sock, [_HEADER.pack(len(request)) + request], fds)
-    finally:
-        for given, fd in zip((stdin, stdout, stderr), fds, strict=True):
-            if given in (PIPE, DEVNULL):
-                os.close(fd)  # the child has its copies
+                stdin: Stream = DEVNULL, stdout: Stream = None, stderr: Stream = None
+                ) -> Process:
+    """``python -m module ...`` (``args`` = ``("-m", "bot", ...)``) forked from the server,
+    for a test's event loop (``asyncio.create_subprocess_exec``'s parts)."""
+    assert stdin != PIPE, "not needed yet"
+    sock, (_, out, err) = _request(args, cwd, env, (stdin, stdout, stderr))
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     pid = int(await reader.readline())
-    readers = [await _reader_of(fd) for fd in pipes]
-    out = readers.pop(0) if stdout == PIPE else None
-    err = readers.pop(0) if stderr == PIPE else None
-    return Process(pid, reader, writer, out, err)
+    return Process(pid, reader, writer, await _reader_of(out), await _reader_of(err))
+
+
+class Popen:
+    """A forked child for synchronous tests: ``subprocess.Popen``'s parts they use."""
+
+    def __init__(self, *args: str, cwd: str | Path | None = None,
+                 env: dict[str, str] | None = None, stdin: Stream = None,
+                 stdout: Stream = None, stderr: Stream = None) -> None:
+        self._sock, ends = _request(args, cwd, env, (stdin, stdout, stderr))
+        self._buffer = b""
+        self.returncode: int | None = None
+        self.pid = int(self._line(None))
+        self.stdin = None if ends[0] is None else open(ends[0], "wb")  # noqa: SIM115
+        self.stdout, self.stderr = (None if fd is None else open(fd, "rb")  # noqa: SIM115
+                                    for fd in ends[1:])
+
+    def _line(self, timeout: float | None) -> bytes:
+        self._sock.settimeout(timeout)
+        while b"\n" not in self._buffer:
+            chunk = self._sock.recv(64)
+            if not chunk:
+                raise RuntimeError("the fork server stopped before its child")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            try:
+                self.returncode = int(self._line(timeout))
+            except (TimeoutError, BlockingIOError):  # (a timeout of 0: not blocking)
+                raise subprocess.TimeoutExpired(["-m"], timeout or 0) from None
+            self._sock.close()
+        return self.returncode
+
+    def poll(self) -> int | None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self.wait(0)
+        return None
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, input: bytes | None = None, timeout: float | None = None
+                    ) -> tuple[bytes | None, bytes | None]:
+        """Write ``input`` (then close standard input), read both outputs to their end."""
+        read: dict[int, bytes] = {}
+        readers = [threading.Thread(target=lambda i=i, f=f: read.__setitem__(i, f.read()))
+                   for i, f in enumerate((self.stdout, self.stderr)) if f is not None]
+        for thread in readers:
+            thread.start()
+        if self.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                if input:
+                    self.stdin.write(input)
+                self.stdin.close()
+        for thread in readers:
+            thread.join(timeout)
+        self.wait(timeout)
+        return (read.get(0) if self.stdout else None), (read.get(1) if self.stderr else None)
+
+
+def run(*args: str, cwd: str | Path | None = None, env: dict[str, str] | None = None,
+        input: bytes | str | None = None, text: bool = False, timeout: float | None = None,
+        stdin: Stream = None) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(..., capture_output=True)`` for ``python -m module ...``."""
+    data = input.encode() if isinstance(input, str) else input
+    child = Popen(*args, cwd=cwd, env=env, stdin=PIPE if input is not None else stdin,
+                  stdout=PIPE, stderr=PIPE)
+    try:
+        out, err = child.communicate(data, timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise
+    if text:
+        return subprocess.CompletedProcess(args, child.wait(), (out or b"").decode(),
+                                           (err or b"").decode())
+    return subprocess.CompletedProcess(args, child.wait(), out, err)
 
 
 # ---- the server's side ----------------------------------------------------------------
@@ -196,11 +298,12 @@ def _child(request: dict[str, Any], fds: list[int]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False),
-                                      line_buffering=os.isatty(1))
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True,
-                                      errors="backslashreplace")
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
+                                     line_buffering=os.isatty(0))  # as the interpreter opens
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
+                                      line_buffering=os.isatty(1))  # them at start-up
+        sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+                                      line_buffering=True, errors="backslashreplace")
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
         sys.path[0] = os.getcwd()  # as ``python -m`` sets it
         for name in RELOADED:
@@ -234,7 +337,8 @@ def serve(path: str) -> None:
     """Import once, then fork a child per request; report each child's exit to its caller."""
     for name in PREIMPORTED:
         importlib.import_module(name)
-    del sys.modules["bot.__main__"]  # what it imports stays; the child runs it as __main__
+        if name.endswith(".__main__"):  # what it imports stays; a child runs it as __main__
+            del sys.modules[name]
     from bot import i18n
     from cogs import EXTENSIONS
 
