@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PREIMPORTED = ("bot.__main__", "bot.faults", "bot.sandbox", "cogs", "game.__main__",
-               "game.cli.play", "game.cli.simulate")
+PREIMPORTED = ("bot.__main__", "bot.faults", "bot.sandbox", "bot.cluster", "cogs",
+               "game.__main__", "game.cli.play", "game.cli.simulate")
 """What the server imports once: what ``python -m bot`` (and ``bot sandbox``, ``python -m
 game``) import to start, and the modules its extensions (``cogs.EXTENSIONS``) import; not
 what a start imports later (matplotlib, asyncpg). It also reads the message catalogs once
@@ -308,6 +308,9 @@ def _child(request: dict[str, Any], fds: list[int]) -> None:
         sys.path[0] = os.getcwd()  # as ``python -m`` sets it
         for name in RELOADED:
             importlib.reload(sys.modules[name])
+        module = sys.modules.get(request["argv"][0])
+        if module is not None and not hasattr(module, "__path__"):  # a module, not a package:
+            del sys.modules[module.__name__]  # runpy runs it afresh as __main__, unwarned
         sys.argv = ["-m", *request["argv"][1:]]
         try:
             runpy.run_module(request["argv"][0], run_name="__main__", alter_sys=True)
