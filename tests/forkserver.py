@@ -83,9 +83,6 @@ class Process:
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
 
-    def terminate(self) -> None:
-        self.send_signal(signal.SIGTERM)
-
     async def communicate(self) -> tuple[bytes, bytes]:
         out = self.stdout.read() if self.stdout else asyncio.sleep(0, b"")
         err = self.stderr.read() if self.stderr else asyncio.sleep(0, b"")
