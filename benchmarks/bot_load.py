@@ -2,14 +2,17 @@
 
 Each run starts a fresh fake Discord (pacing like Discord's rate limits, at real speed, by
 default) and one bot process pinned to one core; the fake and the simulated players run in
-this process on the other core. N games open at once (the lobby burst, reported apart), then
-their players think an exponentially distributed time (``--think-mean``, seeded) before each
-move and click what their hand offers. The same players then play the baseline
-(``benchmarks/load/baseline.py``: each move answered by its type-7 answer, a table edit and the
-next player's hand edit, nothing else). Printed per bot: CPU ms per accepted move (the whole
-process tree: the bot and its AI workers; players' and AI moves counted apart), REST calls per
-move, answer times (p50/p99/max, over 3 s), the table's lag behind the game (p95), time waited
-on Discord's buckets per move, the fake's own CPU, memory per game; then the ratio to the
+this process on any core (pinned to the other, they measured no better on the shared
+machine). N games open at once (the lobby burst, reported apart), then their players think
+an exponentially distributed time (``--think-mean``, seeded) before each move and click what
+their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
+each move answered by its type-7 answer, a table edit and the next player's hand edit,
+nothing else; its channel requests keep Discord's global limit as lama's do,
+``--baseline-per-second``). Printed per bot: the games played and lost, CPU ms per accepted
+move (the whole process tree: the bot and its AI workers; players' and AI moves counted
+apart), REST calls per move, answer times (p50/p99/max, over 3 s: the fake's stamps, frame
+written to callback reached), the table's lag behind the game (p95), time waited on Discord's
+buckets per move, the fake's own CPU and collections, memory per game; then the ratio to the
 baseline and what the store writes per action (``benchmarks/store_growth.py``)::
 
     python benchmarks/bot_load.py --games 200 --seconds 60 --think-mean 1
@@ -80,6 +83,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="let the bot run on any core (a busy shared machine)")
     parser.add_argument("--no-baseline", action="store_true", help="measure lama only")
+    parser.add_argument("--baseline-per-second", type=float, default=40.0,
+                        help="the baseline's channel requests a second, keeping Discord's "
+                        "global limit as lama does (0: unpaced, discord.py's 429 handling "
+                        "alone)")
     parser.add_argument("--no-store", action="store_true",
                         help="skip the store's bytes per action (benchmarks/store_growth.py)")
     parser.add_argument("--trace", action="store_true",
@@ -148,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     ours, base = runs[0], (runs[-1] if not args.no_baseline else None)
     summary: dict[str, Any] = {k: ours[k] for k in JSON_KEYS if k in ours}
     summary["pacing"] = args.pacing > 0
-    if base is not None:
+    summary["games_played"], summary["games_failed"] = ours["games_played"], ours["games_failed"]
+    if base is not None:  # (a baseline that played fewer games measured a lighter load)
+        summary["baseline_games_played"] = base["games_played"]
+        summary["baseline_games_failed"] = base["games_failed"]
         summary["baseline_cpu_ms_per_move"] = base["cpu_ms_per_move"]
+        summary["baseline_per_second"] = args.baseline_per_second
         summary["ratio_to_baseline"] = round(ours["cpu_ms_per_move"]
                                              / max(base["cpu_ms_per_move"], 1e-9), 2)
     summary.update(store)
@@ -161,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.max_players} think_mean={args.think_mean}s seconds={args.seconds} "
           f"pacing={'x' + format(args.pacing, 'g') if args.pacing > 0 else 'off'} "
           f"images={args.images} hard_ais={args.hard_ais} seed={args.seed} "
-          f"lama_without={','.join(args.without or []) or '-'}")
+          f"lama_without={','.join(args.without or []) or '-'} "
+          f"baseline_per_second={format(args.baseline_per_second, 'g')}")
     width = max(map(len, runs[0]))
     for key in runs[0]:
         if key != "answer_trace":

@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,8 +47,11 @@ EVENT_INTENTS = {
 class _Connection:
     """One websocket plus an ordered writer."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, written: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
         self.ws = ws
+        self.written = written  # told of each frame as it goes to the socket
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.task = asyncio.create_task(self._writer())
 
@@ -58,7 +62,10 @@ class _Connection:
                 if frame is None:
                     return
                 if not self.ws.closed:
-                    await self.ws.send_str(json.dumps(frame))
+                    text = json.dumps(frame)
+                    if self.written is not None:
+                        self.written(frame)
+                    await self.ws.send_str(text)
             except (ConnectionError, RuntimeError) as exc:
                 log.debug("gateway send failed: %s", exc)
             finally:
@@ -170,11 +177,19 @@ class Gateway:
         for conn in list(self.connections):
             await conn.ws.close(code=1001)
 
+    def _written(self, frame: dict[str, Any]) -> None:
+        """An interaction's frame is going to the bot: the click is sent (``Interaction.sent``)."""
+        if frame.get("t") == "INTERACTION_CREATE":
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                inter = self.fake.interactions.get(int(frame["d"]["id"]))
+                if inter is not None and inter.sent is None:
+                    inter.sent = self.fake.clock.monotonic()
+
     # --- the websocket ---------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        conn = _Connection(ws)
+        conn = _Connection(ws, self._written)
         self.connections.add(conn)
         session: Session | None = None
         conn.send(

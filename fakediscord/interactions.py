@@ -52,6 +52,10 @@ class Interaction:
         self.clicked = clicked
         self.token = token
         self.created = fake.clock.monotonic()
+        # the answer time as the bot sees it, free of the fake's own work: the gateway frame
+        # written to the bot's socket, and the bot's callback request reaching its route
+        self.sent: float | None = None
+        self.answered: float | None = None
         self.response_type: int | None = None
         self.original: Message | None = None
         self.followups: list[Message] = []
@@ -98,6 +102,8 @@ class InteractionRoutes:
         inter = fake.interactions.get(iid)
         if inter is None or inter.token != request.match_info["token"]:
             raise unknown("interaction", UNKNOWN_INTERACTION)
+        if inter.answered is None:
+            inter.answered = fake.clock.monotonic()
         body = await read_body(request, fake)
         if isinstance(body, dict) and "attachments" in body and isinstance(body.get("data"), dict):
             body["data"]["attachments"] = body.pop("attachments")  # uploads: the message's files

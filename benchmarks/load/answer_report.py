@@ -57,10 +57,11 @@ def by_window(joined: list[tuple[float, dict[str, float]]], since: float,
             for i in range(max(windows, default=-1) + 1)]
 
 
-def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[str, Any]:
+def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float,
+              until: float = float("inf")) -> dict[str, Any]:
     """The play answers' time, segment by segment: p50/p99 of each, and what the slowest 1%
     spent where (their mean per segment); plus both loops' lag and their collections, from
-    ``since`` (perf_counter: the burst's end) on."""
+    ``since`` (perf_counter: the burst's end) to ``until`` (the measured window's end)."""
     joined: list[tuple[float, dict[str, float]]] = []
     for iid, took in harness.play:
         mine = dict(harness.stamps.get(iid, {}))
@@ -103,10 +104,11 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
     ends = [t for t, _ in joined]
 
     def loop(lags: list[Any], pauses: list[Any]) -> dict[str, Any]:
-        lags = [lag for t, lag in lags if t >= since]
-        full_cpu = [p[3] for p in pauses if p[0] >= since and p[1] == 2 and len(p) > 3]
-        all_cpu = sum(p[3] for p in pauses if p[0] >= since and len(p) > 3)
-        pauses = [(p[1], p[2]) for p in pauses if p[0] >= since]
+        lags = [lag for t, lag in lags if since <= t < until]
+        pauses = [p for p in pauses if since <= p[0] < until]
+        full_cpu = [p[3] for p in pauses if p[1] == 2 and len(p) > 3]
+        all_cpu = sum(p[3] for p in pauses if len(p) > 3)
+        pauses = [(p[1], p[2]) for p in pauses]
         full = [d for gen, d in pauses if gen == 2]
         return {"lag_over_1ms": len(lags), "lag_p99_ms": round(1000 * _pct(lags, 0.99), 1),
                 "lag_max_ms": round(1000 * max(lags, default=0), 1),
@@ -139,6 +141,8 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float) -> dict[
         "end_to_end_p99_ms_by_10s_after_burst": by_window(joined, since),
         "budget_waits_before_answer": len(waits),
         "bot_gc_frozen_objects": bot.get("gc_frozen"),
+        "bot_gc": {"enabled": bot.get("gc_enabled"), "threshold": bot.get("gc_threshold")},
+        "bot_heap_at_end": bot.get("heap_at_end"),
         "slowest_1pct": {"mean_ms": round(1000 * sum(t for t, _ in tail) / max(len(tail), 1), 1),
                          "bot_side_mean_ms": round(1000 * sum(
                              s["post"] - s["frame"] for _, s in tail

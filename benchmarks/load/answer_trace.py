@@ -251,17 +251,21 @@ def bot_main() -> int:
     hops: list[tuple[float, float, float, float]] = []
     install_bot(stamps, waits, holds, hops)
     import bot.loop
+    from benchmarks.load.heap import collector, heap_at_end
     from bot.__main__ import main
+
+    collector(os.environ.get("BOT_LOAD_GC", ""))
 
     run_loop = bot.loop.run_loop
 
     def dump() -> None:
         target = Path(os.environ["LAMA_TRACE_FILE"])
         partial = target.with_suffix(".part")
-        partial.write_text(json.dumps({
-            "stamps": stamps, "waits": waits, "lags": lags, "gc": timer.pauses,
-            "holds": holds, "hops": hops, "sched": sched,
-            "gc_frozen": gc.get_freeze_count(), "gc_threshold": gc.get_threshold()}))
+        figures = {"stamps": stamps, "waits": waits, "lags": lags, "gc": list(timer.pauses),
+                   "holds": holds, "hops": hops, "sched": sched,
+                   "gc_frozen": gc.get_freeze_count(), "gc_threshold": gc.get_threshold(),
+                   "gc_enabled": gc.isenabled(), "heap_at_end": heap_at_end()}
+        partial.write_text(json.dumps(figures))
         partial.replace(target)
 
     def probed(main_coro: Any) -> Any:

@@ -8,8 +8,15 @@ it makes what lama makes after the play-loop work:
 1. the move's type-7 answer (UPDATE_MESSAGE): the clicker's hand, an embed and a View whose
    buttons route back through a ``DynamicItem``;
 2. the table edit (a channel message PATCH; a newer state replaces one not yet sent, as any
-   sane bot does when Discord's limits make it wait);
+   sane bot does when Discord's limits make it wait); the table and its edits are sent again
+   until they pass (discord.py gives up on a request after five 429s, which in the lobby
+   burst left games with no table, or one naming a player whose turn was over: stuck);
 3. the next player's hand edited through the interaction token that last answered them.
+
+Channel requests (the table and its edits) keep Discord's global limit, 40 a second as
+lama's budget does (``BASELINE_PER_SECOND``; 0: unpaced, discord.py alone, which in the
+burst nears the 10,000 refusals that get a bot banned); interaction answers and token edits
+are exempt from it.
 
 Nothing else: no store, no translations, no pictures, no timers::
 
@@ -39,6 +46,7 @@ PREFIX = "lama:v2"
 GAME = r"(?P<game>[0-9a-f]{1,32})"
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
 ACTIONS = ("play", "draw", "pass")
+RETRY_AFTER_GIVING_UP = 1.0  # seconds (discord.py waited out each retry_after already)
 
 
 @dataclass
@@ -65,6 +73,31 @@ class Game:
 
 
 GAMES: dict[int, Game] = {}
+
+
+class Pacer:
+    """Discord's global limit kept rather than learnt from 429s: each channel request takes
+    the next of ``per_second`` slots a second (lama's bot/budget.py does the same). Without
+    it, 200 tables' edits hit the limit, discord.py retries each refused request up to five
+    times, and the refusals reached the 10,000 that get a bot banned (the fake's Cloudflare
+    rule) within the minute."""
+
+    def __init__(self, per_second: float = 40.0, burst: int = 5) -> None:
+        self.interval = 1.0 / per_second if per_second > 0 else float("inf")
+        self.burst = burst
+        self._next = -float("inf")
+
+    async def take(self) -> None:
+        if self.interval == float("inf"):  # unpaced: discord.py alone
+            return
+        now = asyncio.get_running_loop().time()
+        start = max(self._next, now - (self.burst - 1) * self.interval)
+        self._next = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
+PACER = Pacer(float(os.environ.get("BASELINE_PER_SECOND", "40")))  # 0: unpaced
 
 
 def lobby_view(game: Game) -> tuple[discord.Embed, discord.ui.View]:
@@ -130,10 +163,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         embed, view = lobby_view(game)
         await interaction.response.edit_message(embed=embed, view=view)
         if game.started:
-            channel = interaction.client.get_partial_messageable(game.channel_id,
-                                                                 guild_id=game.guild_id)
-            message = await channel.send(**table_view(game))
-            game.table_id = message.id
+            await send_table(interaction.client, game)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
@@ -185,8 +215,29 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
         await asyncio.gather(edit_table(interaction.client, game), follow(game))
 
 
+async def send_table(client: discord.Client, game: Game) -> None:
+    """The game's table, sent until it is: discord.py gives up on a request refused 429 five
+    times, which in the lobby burst (200 tables and their edits against Discord's global
+    50 a second) left games without a table, so their players never moved."""
+    channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    while True:
+        try:
+            await PACER.take()
+            message = await channel.send(**table_view(game))
+        except discord.HTTPException as exc:
+            if exc.status != 429:
+                raise
+            log.warning("table of %s refused 429 five times; again", game.channel_id)
+            await asyncio.sleep(RETRY_AFTER_GIVING_UP)
+            continue
+        game.table_id = message.id
+        return
+
+
 async def edit_table(client: discord.Client, game: Game) -> None:
-    """The table shows the latest state; a state not yet sent is replaced by a newer one."""
+    """The table shows the latest state; a state not yet sent is replaced by a newer one, and
+    one refused (429 five times: discord.py gives up) is sent again: a table left naming the
+    previous player stops the game (nobody sees their turn)."""
     if game.editing:
         game.dirty = True
         return
@@ -196,7 +247,15 @@ async def edit_table(client: discord.Client, game: Game) -> None:
         while True:
             game.dirty = False
             if game.table_id is not None:
-                await channel.get_partial_message(game.table_id).edit(**table_view(game))
+                try:
+                    await PACER.take()  # (a newer state may come meanwhile: it is drawn)
+                    await channel.get_partial_message(game.table_id).edit(**table_view(game))
+                except discord.HTTPException as exc:
+                    if exc.status != 429:
+                        raise
+                    log.warning("table of %s refused 429 five times; again", game.channel_id)
+                    game.dirty = True
+                    await asyncio.sleep(RETRY_AFTER_GIVING_UP)
             if not game.dirty:
                 break
     except discord.HTTPException:

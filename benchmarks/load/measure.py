@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ async def sample_memory(pid: list[int], games: list[Table], peak: dict[str, int]
         await asyncio.sleep(0.2)  # sampling period, not synchronisation
 
 
+NEVER = 2**30  # second-generation collections before a full one: not within a run
 ROUTE = re.compile(r"/[^/]*\d[^/]*")
 
 
@@ -110,9 +112,30 @@ def actions_in(db: Path) -> int:
     return total + rows
 
 
+@contextlib.contextmanager
+def no_full_collections() -> Iterator[None]:
+    """The harness (the fake and the players: the measuring instrument) makes no full garbage
+    collection while it measures: each walks the fake's whole world (every message of every
+    game), up to 0.2-1.3 s of wall time on a busy machine, and an answer arriving meanwhile
+    waits for it. Start-up's heap is frozen (out of every collection's reach) and the oldest
+    generation is not collected until the measured window ends; the young ones still are, so
+    only cyclic garbage that outlives them waits (the harness's memory growth is printed)."""
+    gc.collect()
+    gc.freeze()
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0], threshold[1], NEVER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+        gc.collect()
+
+
 async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                   ) -> dict[str, Any]:
     trackers: dict[int, Table] = {}
+    load0 = os.getloadavg()[0]
 
     def watch(kind: str, message: Message) -> None:
         game = trackers.get(message.channel.id)
@@ -124,6 +147,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
              and args.processes == 1 else None)
     if trace is not None:  # before the fake's routes are bound
         trace.install()
+    stack = contextlib.ExitStack()
     async with FakeDiscord(token=TOKEN, interaction_timeout=args.limit, pacing=pacing,
                            shards=args.processes, max_concurrency=args.processes) as fake:
         fake.notifier = KeyedNotifier(watch)
@@ -159,8 +183,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             rest0 = requests["rest"]
             queued0 = runqueue_seconds(pids)
             own_queued0 = runqueue_seconds(os.getpid(), children=False)
-            gc.collect()  # the harness's own start-up (the fake, the world) leaves the
-            gc.freeze()  # collector's walks: its pauses are not the bot's latency
+            own_rss0 = rss_kb(os.getpid())
+            stack.enter_context(no_full_collections())
+            collections0 = [g["collections"] for g in gc.get_stats()]
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             main0 = main_thread_seconds(pids)
             tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
@@ -173,9 +198,13 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
             elapsed = time.perf_counter() - t0
+            failed = len(fake.failures) - failures_before  # (not the answers cut by the end)
             bot_cpu, own_cpu = cpu_seconds(pids) - cpu0, time.process_time() - own0
             main_cpu = main_thread_seconds(pids) - main0
             queued = runqueue_seconds(pids) - queued0
+            own_collections = [g["collections"] - c
+                               for g, c in zip(gc.get_stats(), collections0, strict=True)]
+            own_rss = rss_kb(os.getpid())
             own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
             rest = requests["rest"] - rest0
             routes = {k: v for k, v in requests.items() if " " in k}
@@ -198,7 +227,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                     await asyncio.sleep(0.1)
             for bot in bots:
                 await stop_bot(bot)
-    gc.unfreeze()
+            stack.close()
     decomposition = None
     if trace is not None:
         probe.cancel()
@@ -206,7 +235,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         traced = workdir / "trace-0.json"
         if traced.exists():
             since = t0 + (burst_end[0] if burst_end is not None else 0.0)
-            decomposition = decompose(json.loads(traced.read_text()), trace, since)
+            decomposition = decompose(json.loads(traced.read_text()), trace, since,
+                                      t0 + elapsed)
         else:
             log = workdir / "bot.log"
             sys.stderr.write("no answer trace from the bot; its log ends:\n"
@@ -228,8 +258,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "pinning": pinning,
         "startup_s": round(startup, 1),
         "elapsed_s": round(elapsed, 1),
+        "games_played": sum(g.actions > 0 for g in games),  # (at least one move accepted)
         "games_finished": sum(g.outcome == "finished" for g in games),
         "games_failed": sum(g.outcome in ("lobby failed", "stuck") for g in games),
+        "games_by_outcome": dict(collections.Counter(g.outcome for g in games)),
         "human_moves": human,
         "ai_moves": ai,
         "hand_opens": stats.opens,
@@ -245,20 +277,25 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "p99_ms": round(percentile(stats.play, 0.99) * 1000, 1),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
+        "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
         "bucket_wait_ms_per_move": round(1000 * waited / moves, 2),
         "rate_limited_429s": limited,
         "429s_by_bucket": (dict(fake.pacing.stats.by_bucket) if fake.pacing else {}),
-        "failed_interactions": len(fake.failures) - failures_before,
+        "failed_interactions": failed,
         "errors": len(stats.errors),
         "fake_cpu_percent": round(100 * own_cpu / elapsed),
         "bot_cpu_wait_ms_per_move": round(1000 * queued / moves, 2),
         "fake_cpu_wait_percent": round(100 * own_queued / elapsed),
+        "fake_gc_collections_by_generation": own_collections,
+        "fake_rss_growth_mb": round((own_rss - own_rss0) / 1024, 1),
+        "answers_timed_by_harness_clock": stats.unstamped,
         "rss_idle_mb": round(idle_rss / 1024, 1),
         "memory_kb_per_game": round((peak.get("rss", idle_rss) - idle_rss) / max(running, 1)),
         "routes": "; ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1])),
         "first_errors": "; ".join(stats.errors[:3]) or "-",
+        "load_average_1min_before_after": [round(load0, 2), round(os.getloadavg()[0], 2)],
         **({"answer_trace": decomposition} if decomposition is not None else {}),
     }

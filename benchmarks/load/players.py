@@ -85,10 +85,12 @@ class KeyedNotifier(Notifier):
 class Stats:
     lobby: list[float] = field(default_factory=list)  # the burst: every lobby at once
     play: list[float] = field(default_factory=list)  # moves and My hand, once games run
+    play_wall: list[float] = field(default_factory=list)  # the same, click to player resumed
     moves: int = 0
     opens: int = 0
     errors: list[str] = field(default_factory=list)
     over_limit: int = 0
+    unstamped: int = 0  # answers timed by the harness's clock alone (the fake had no stamps)
     table_lag: list[float] = field(default_factory=list)
 
 
@@ -178,22 +180,33 @@ class Players:
         self.trace = trace
 
     async def timed(self, call: Callable[[], Awaitable[T]], into: list[float]) -> T | None:
-        """Run one user action; record how long the bot took to answer it."""
+        """Run one user action; record how long the bot took to answer it: from the
+        interaction's frame written to the bot's socket to the bot's callback reaching the
+        fake (the fake's stamps), so the harness's own work before the click goes out and
+        after the answer arrives (building the payload, handling the answer, waking this
+        player) is not counted. A failed action counts its whole wait; one cut by the end of
+        the run (cancelled) counts nothing."""
         started = time.perf_counter()
         try:
             result = await call()
-            inter = getattr(result, "interaction", None)
-            if self.trace is not None and into is self.stats.play and inter is not None:
-                self.trace.play.append((inter.id, time.perf_counter() - started))
-            return result
         except FakeDiscordError as exc:
             self.stats.errors.append(str(exc).splitlines()[0])
-            return None
-        finally:
-            took = time.perf_counter() - started
-            into.append(took)
-            if took > self.args.limit:
-                self.stats.over_limit += 1
+            result, took = None, time.perf_counter() - started
+        else:
+            inter = getattr(result, "interaction", None)
+            if inter is not None and inter.sent is not None and inter.answered is not None:
+                took = inter.answered - inter.sent
+            else:
+                took = time.perf_counter() - started
+                self.stats.unstamped += 1
+            if self.trace is not None and into is self.stats.play and inter is not None:
+                self.trace.play.append((inter.id, took))
+        into.append(took)
+        if into is self.stats.play:  # (what the harness's clock alone would have said)
+            self.stats.play_wall.append(time.perf_counter() - started)
+        if took > self.args.limit:
+            self.stats.over_limit += 1
+        return result
 
     async def lobby(self, game: Table) -> bool:
         host, *guests = game.members

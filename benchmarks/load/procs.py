@@ -128,6 +128,7 @@ async def start_bot(
         "LAMA_SEED": args.seed, "LAMA_AI_DELAY": "0", "LAMA_GUILD_READY_TIMEOUT": "0.1",
         "LAMA_DISCORD_URL": url, "LAMA_LOG_LEVEL": "WARNING",
         "LAMA_IDENTIFY_WINDOW": "0", "BASELINE_URL": url,
+        "BASELINE_PER_SECOND": str(getattr(args, "baseline_per_second", 40.0)),
     })
     if db:
         env["LAMA_DB"] = db

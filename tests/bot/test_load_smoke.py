@@ -37,8 +37,16 @@ def test_json_has_every_figure_for_both_bots() -> None:
     assert figures["pacing"] is True, "the fake paces like Discord by default"
     lama, baseline = figures["runs"]
     assert (lama["bot"], baseline["bot"]) == ("lama", "baseline")
+    assert (figures["games_played"], figures["baseline_games_played"]) == (2, 2), \
+        "both bots played every game, so their CPU per move is on the same load"
+    assert (figures["games_failed"], figures["baseline_games_failed"]) == (0, 0)
+    assert figures["baseline_per_second"] == 40, "the baseline keeps the global limit"
     for run in (lama, baseline):
         assert run["games_failed"] == 0 and run["errors"] == 0, run
+        assert sum(run["games_by_outcome"].values()) == 2, run
+        assert run["answers_timed_by_harness_clock"] == 0, "the fake stamped every answer"
+        assert run["fake_gc_collections_by_generation"][2] == 0, \
+            "the harness made no full collection while it measured"
         assert run["failed_interactions"] == 0, run
         assert run["human_moves"] >= 2, f"both games got past the lobby and played: {run}"
         assert run["cpu_ms_per_move"] > 0 and run["rest_calls_per_move"] > 0, run
@@ -53,7 +61,8 @@ def test_the_table_prints_a_run_without_pacing_or_a_speed_up() -> None:
     assert rows["bot"].split(" | ") == ["lama"]
     assert "pacing=off" in out.splitlines()[0] and "lama_without=uvloop" in out.splitlines()[0]
     assert int(rows["human_moves"]) >= 2 and rows["errors"].strip() == "0", out
-    for key in ("cpu_ms_per_move", "p99_ms", "table_lag_p95_ms", "load_average"):
+    for key in ("cpu_ms_per_move", "p99_ms", "table_lag_p95_ms", "load_average",
+                "games_played", "games_failed", "p99_ms_click_to_player_resumed"):
         assert key in rows, out
 
 
@@ -78,5 +87,6 @@ def test_a_traced_run_says_where_the_answers_time_went() -> None:
     out = bench("--no-baseline", "--trace")
     assert "answer trace (play answers after the burst; ms):" in out, out
     for segment in ("bot: store write lock wait", "wire + fake loop: answer reaches the fake",
-                    "bot_loop: lag_over_1ms"):
+                    "bot_loop: lag_over_1ms", "bot_heap_at_end: {'rss_kb'",
+                    "unreachable_found"):
         assert segment in out, out

@@ -434,6 +434,22 @@ async def test_three_second_rule_on_the_fake_clock(world: World, bot: DemoBot) -
     assert bot.codes == [10062]
 
 
+async def test_answer_stamped_from_frame_sent_to_callback_reached(
+    world: World, bot: DemoBot
+) -> None:
+    """The load benchmark's answer time: the gateway frame written to the bot, then the bot's
+    callback reaching the fake (its own work before and after is outside)."""
+    pending = asyncio.create_task(world.ana.slash(world.table, "demo gated"))
+    await wait(bot.entered)
+    inter = next(iter(world.fake.interactions.values()))
+    assert inter.sent is not None and inter.answered is None, "sent, not yet answered"
+    world.fake.clock.advance(1.5)  # the bot takes 1.5 s (on the fake's clock)
+    bot.gate.set()
+    reply = await pending
+    assert reply.type == 4 and reply.interaction is inter
+    assert inter.answered is not None and 1.5 <= inter.answered - inter.sent < 3.0
+
+
 @pytest.mark.parametrize("world", [0.4], indirect=True)
 async def test_delayed_callback_is_too_late(world: World, bot: DemoBot) -> None:
     fault = world.fake.delay("POST", "/interactions/*/callback", 0.6, times=1)
