@@ -66,7 +66,7 @@ class AiRunner:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["game.ai"])
         pool = concurrent.futures.ProcessPoolExecutor(
-            self.workers, context, initializer=_lower_priority)
+            self.workers, context, initializer=_set_up_worker)
         pool.submit(_ready).result()  # the workers exist before the first decision
         return pool
 
@@ -121,13 +121,18 @@ class AiRunner:
             log.exception("AI loop of channel %s failed", session.channel_id)
 
 
-def _lower_priority() -> None:
+def _set_up_worker() -> None:
     """A pool worker yields the CPU to the bot's process: a click is answered first,
-    an AI's thinking waits (it has a deadline, not a hurry)."""
+    an AI's thinking waits (it has a deadline, not a hurry). Its start-up heap is frozen
+    (``game.ai.settle_heap``): a full collection in a decision's middle no longer walks
+    the modules' objects."""
     try:
         os.nice(10)
     except OSError:  # not allowed here: thinking at the same priority still works
         log.debug("could not lower the AI worker's priority")
+    from game.ai import settle_heap
+
+    settle_heap()
 
 
 def _ready() -> bool:

@@ -1,9 +1,9 @@
-"""The driver: users run slash commands, click buttons, pick options, submit modals."""
+"""The driver: users run slash commands, click buttons, pick options, submit modals (the
+options they pass: options.py; what the bot answered: result.py)."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .base import (
@@ -14,7 +14,6 @@ from .base import (
     FakeDiscordError,
     WaitTimeout,
 )
-from .commands_check import option_problem
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -23,84 +22,20 @@ from .interactions import (
     Interaction,
 )
 from .messages import Message, Select, walk_components
-from .model import Member, Role, TextChannel, User
+from .model import Member, TextChannel
+from .options import (
+    OPTION_CHANNEL,
+    OPTION_MENTIONABLE,
+    OPTION_ROLE,
+    OPTION_USER,
+    command_options,
+    option_value,
+    show,
+)
+from .result import InteractionResult as InteractionResult
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
-
-OPTION_STRING, OPTION_INTEGER, OPTION_BOOLEAN, OPTION_USER = 3, 4, 5, 6
-OPTION_CHANNEL, OPTION_ROLE, OPTION_MENTIONABLE, OPTION_NUMBER = 7, 8, 9, 10
-SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
-
-
-class InteractionResult:
-    """What the bot answered to one user action."""
-
-    def __init__(self, interaction: Interaction) -> None:
-        self.interaction = interaction
-
-    @property
-    def type(self) -> int | None:
-        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 9 modal)."""
-        return self.interaction.response_type
-
-    @property
-    def message(self) -> Message | None:
-        """The message the user sees as the answer (current state); None for a modal."""
-        return self.interaction.original
-
-    @property
-    def ephemeral(self) -> bool:
-        msg = self.interaction.original
-        return bool(msg is not None and msg.ephemeral)
-
-    @property
-    def followups(self) -> list[Message]:
-        return list(self.interaction.followups)
-
-    @property
-    def modal(self) -> dict[str, Any] | None:
-        """The modal the bot opened (type 9), as sent."""
-        return self.interaction.modal
-
-    @property
-    def choices(self) -> list[dict[str, Any]] | None:
-        """Autocomplete choices (type 8)."""
-        return self.interaction.choices
-
-    async def wait_edit(self, count: int = 1, timeout: float = 5.0) -> Message:
-        """Wait until @original was edited `count` times (e.g. after a defer); return it."""
-        inter = self.interaction
-
-        def check() -> Message | None:
-            if inter.original is not None and inter.original_edits >= count:
-                return inter.original
-            return None
-
-        return await inter.fake.notifier.wait_for(check, timeout, "an edit of @original")
-
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
-        """Wait for the followup number `index` (0 = first) and return it."""
-        inter = self.interaction
-
-        def check() -> Message | None:
-            return inter.followups[index] if len(inter.followups) > index else None
-
-        return await inter.fake.notifier.wait_for(check, timeout, f"followup #{index}")
-
-    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 5.0) -> Message:
-        """Wait until the answer message satisfies `predicate`."""
-        inter = self.interaction
-
-        def check() -> Message | None:
-            msg = inter.original
-            return msg if msg is not None and predicate(msg) else None
-
-        return await inter.fake.notifier.wait_for(check, timeout, "the answer to match")
-
-    def __repr__(self) -> str:
-        return f"<InteractionResult type={self.type} message={self.message!r}>"
-
 
 class Driver:
     """Builds INTERACTION_CREATE payloads the way the Discord client would."""
@@ -134,13 +69,13 @@ class Driver:
             nested, defs = node["options"], sub.get("options") or []
         if any(o["type"] in (1, 2) for o in defs):
             raise FakeDiscordError(f"/{command} needs a subcommand")
-        nested.extend(self._options(command, defs, options, resolved, focused))
+        nested.extend(command_options(command, defs, options, resolved, focused))
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": top}
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
         if resolved:
             data["resolved"] = resolved
-        action = {"slash": command, "options": {k: _show(v) for k, v in options.items()}}
+        action = {"slash": command, "options": {k: show(v) for k, v in options.items()}}
         if focused is not None:
             action["autocomplete"] = focused
             return await self._interact(member, channel, AUTOCOMPLETE, data, None, action)
@@ -160,69 +95,6 @@ class Driver:
                     raise FakeDiscordError(f"{member.name} may not use /{name} (permissions)")
                 return cmd
         raise FakeDiscordError(f"no slash command /{name} registered (did the bot sync?)")
-
-    def _options(
-        self,
-        command: str,
-        defs: list[dict[str, Any]],
-        given: dict[str, Any],
-        resolved: dict[str, dict[str, Any]],
-        focused: str | None = None,
-    ) -> list[dict[str, Any]]:
-        by_name = {o["name"]: o for o in defs}
-        if focused is not None and focused not in by_name:
-            raise FakeDiscordError(f"/{command}: no option {focused!r} to autocomplete")
-        unknown = set(given) - set(by_name)
-        if unknown:
-            raise FakeDiscordError(f"/{command}: unknown option(s) {sorted(unknown)}")
-        out = []
-        for d in defs:
-            if d["name"] == focused:
-                value = str(given.get(focused, ""))
-                out.append({"type": d["type"], "name": focused, "value": value, "focused": True})
-                continue
-            if d["name"] not in given:
-                if d.get("required") and focused is None:
-                    raise FakeDiscordError(f"/{command}: option {d['name']!r} is required")
-                continue
-            value = self._option_value(command, d, given[d["name"]], resolved)
-            out.append({"type": d["type"], "name": d["name"], "value": value})
-        return out
-
-    def _option_value(
-        self, command: str, d: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
-    ) -> Any:
-        kind = d["type"]
-        if d.get("choices"):
-            for choice in d["choices"]:
-                if value in (choice["value"], choice["name"]):
-                    return choice["value"]
-            raise FakeDiscordError(f"/{command}: {value!r} is not a choice of {d['name']!r}")
-        if kind in (OPTION_STRING, OPTION_INTEGER, OPTION_NUMBER):
-            typed = {OPTION_STRING: str, OPTION_INTEGER: int, OPTION_NUMBER: float}[kind](value)
-            problem = option_problem(d, typed)
-            if problem is not None:  # the Discord client refuses to send it
-                raise FakeDiscordError(f"/{command} {d['name']}: {problem}")
-            return typed
-        if kind == OPTION_BOOLEAN:
-            return bool(value)
-        if kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, Member | User):
-            member = value if isinstance(value, Member) else None
-            user = value.user if isinstance(value, Member) else value
-            resolved.setdefault("users", {})[str(user.id)] = user.payload()
-            if member is not None:
-                data = member.payload(with_user=False)
-                data["permissions"] = str(member.guild_permissions())
-                resolved.setdefault("members", {})[str(user.id)] = data
-            return str(user.id)
-        if kind == OPTION_CHANNEL and isinstance(value, TextChannel):
-            data = value.payload()
-            resolved.setdefault("channels", {})[str(value.id)] = data
-            return str(value.id)
-        if kind in (OPTION_ROLE, OPTION_MENTIONABLE) and isinstance(value, Role):
-            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
-            return str(value.id)
-        raise FakeDiscordError(f"/{command}: cannot pass {value!r} as option type {kind}")
 
     # --- components ---------------------------------------------------------------------------
     def _check_visible(self, member: Member, message: Message) -> None:
@@ -300,10 +172,10 @@ class Driver:
             resolved: dict[str, dict[str, Any]] = {}
             kind = {5: OPTION_USER, 6: OPTION_ROLE, 7: OPTION_MENTIONABLE, 8: OPTION_CHANNEL}
             d = {"type": kind[sel.type], "name": sel.custom_id}
-            data["values"] = [self._option_value("select", d, v, resolved) for v in values]
+            data["values"] = [option_value("select", d, v, resolved) for v in values]
             data["resolved"] = resolved
         action = {
-            "select": [_show(v) for v in values],
+            "select": [show(v) for v in values],
             "custom_id": sel.custom_id,
             "message": str(message.id),
         }
@@ -439,9 +311,3 @@ def _option(sel: Select, value: Any) -> str | None:
         if value in (opt.value, opt.label):
             return opt.value
     return None
-
-
-def _show(value: Any) -> Any:
-    if isinstance(value, Member | User | Role | TextChannel):
-        return f"{type(value).__name__}:{value.name}"
-    return value

@@ -54,6 +54,14 @@ WIN_BONUS = 40.0
 """``evaluation="points"``: worth of winning the game in this round, in round points."""
 PLAYOUT_LIMIT = 400
 """Actions after which a playout stops (a round of dice can in principle go on)."""
+DEFAULT_STEPS = 4000
+STEPS: dict[str, int] = {"classic": 10000, "kadabra": 5000, "dice": 6000, "tutorial": 4000}
+"""Playout steps (actions applied in simulated games) one decision may spend, by rule set:
+the bound of a decision's work, whatever the hands. Worlds stop coming once the next one
+would, at the average so far, go past it, and a world that does go past it is dropped (a
+world counts whole or not at all). A step costs about 15 (classic), 30 (kadabra, dice)
+to 60 µs (tutorial, played through views) of CPU, so the longest decision stays well under
+half a second on one core; the counts rarely bind (README, "Speed and strength")."""
 
 
 PLAYOUT_STRATEGIES: dict[str, Callable[[PlayerView], Action]] = {
@@ -69,6 +77,8 @@ class SearchResult:
     action: Action
     means: tuple[tuple[Action, float], ...]
     worlds: int
+    steps: int = 0
+    """Playout steps spent (those of a dropped world included)."""
 
 
 def search(
@@ -78,11 +88,14 @@ def search(
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     evaluation: str = "game",
+    steps: int | None = None,
 ) -> SearchResult:
     """Flat determinized sampling over ``view.legal``.
 
-    Without a deadline, ``iterations`` worlds are searched. With one, the search
-    stops at it, keeping only whole worlds; with none whole, the heuristic decides.
+    At most ``iterations`` worlds, and at most ``steps`` playout steps (default: the rule
+    set's :data:`STEPS`): the search stops before a world that would, at the average so far,
+    go past them, and drops one that does. With a deadline, it also stops at it, keeping
+    only whole worlds. With no whole world, the heuristic decides.
     """
     legal = view.legal
     me = view.me if view.me is not None else 0
@@ -95,7 +108,10 @@ def search(
     totals = [0.0] * len(legal)
     worlds = 0
     policy.deadline, policy.clock = deadline, clock
+    policy.allowance = STEPS.get(view.variant, DEFAULT_STEPS) if steps is None else steps
     while worlds < max(iterations, 1):
+        if worlds and policy.spent + policy.spent / worlds > policy.allowance:
+            break  # the next world would most likely not fit in the allowance
         world = sample_world(base, view, unseen, random)
         dice_seed = int(random() * 2**53)
         try:
@@ -105,7 +121,7 @@ def search(
                 )
                 for action in legal
             ]
-        except OutOfTime:
+        except (OutOfTime, OutOfSteps):
             break  # a world only counts whole: every candidate on the same deal
         totals = [t + o for t, o in zip(totals, outcomes, strict=True)]
         worlds += 1
@@ -113,11 +129,11 @@ def search(
             break
     if worlds == 0:  # out of time before one whole world: the heuristic decides
         action = STRATEGIES[view.variant](view)
-        return SearchResult(action, tuple((a, 0.0) for a in legal), 0)
+        return SearchResult(action, tuple((a, 0.0) for a in legal), 0, policy.spent)
     totals[legal.index(STRATEGIES[view.variant](view))] += PRIOR * worlds
     best = max(range(len(legal)), key=lambda k: (totals[k], -k))
     means = tuple((a, totals[k] / worlds) for k, a in enumerate(legal))
-    return SearchResult(legal[best], means, worlds)
+    return SearchResult(legal[best], means, worlds, policy.spent)
 
 
 def situation(view: PlayerView) -> tuple[object, ...]:
@@ -138,6 +154,10 @@ class OutOfTime(Exception):
     """The deadline passed in the middle of a playout."""
 
 
+class OutOfSteps(Exception):
+    """The playout steps allowed to one decision ran out in the middle of a playout."""
+
+
 CLOCK_EVERY = 4
 """Playout steps between two looks at the clock (a step can be slow: long hands)."""
 
@@ -147,6 +167,10 @@ class Playout:
 
     deadline: float | None = None
     clock: Callable[[], float] = time.perf_counter
+    allowance: int | None = None
+    """Steps the playouts may take in all (``OutOfSteps`` past it); ``None``: no limit."""
+    spent = 0
+    """Steps the playouts took so far (the first action of each included)."""
 
     def __init__(self, rule_set: RuleSet, view: PlayerView, evaluation: str = "game") -> None:
         self.rules = rule_set
@@ -166,30 +190,40 @@ class Playout:
         state = sim.state
         before = [state.score(s) for s in range(state.players)]
         round_no = state.round_no
+        if self.allowance is not None and self.spent >= self.allowance:
+            raise OutOfSteps
         sim.apply(first)
+        self.spent += 1
         self.finish(sim, round_no)
         return self.values(sim, before)[me]
 
     def finish(self, sim: FastGame, round_no: int) -> None:
         """Play round ``round_no`` out (or ``PLAYOUT_LIMIT`` actions); ``OutOfTime`` past the
-        deadline."""
+        deadline, ``OutOfSteps`` past the allowance."""
         state = sim.state
         steps = 0
         policy = self.policy
-        while state.round_no == round_no and not sim.finished and steps < PLAYOUT_LIMIT:
-            legal = sim.legal()
-            seat = state.to_act
-            if len(legal) == 1 or seat is None:
-                sim.apply(legal[0])
-            else:
-                sim.apply(policy(state, seat, legal))
-            steps += 1
-            if (
-                self.deadline is not None
-                and steps % CLOCK_EVERY == 0
-                and self.clock() >= self.deadline
-            ):
-                raise OutOfTime
+        allowance = self.allowance
+        left = PLAYOUT_LIMIT if allowance is None else allowance - self.spent
+        try:
+            while state.round_no == round_no and not sim.finished and steps < PLAYOUT_LIMIT:
+                if steps >= left:
+                    raise OutOfSteps
+                legal = sim.legal()
+                seat = state.to_act
+                if len(legal) == 1 or seat is None:
+                    sim.apply(legal[0])
+                else:
+                    sim.apply(policy(state, seat, legal))
+                steps += 1
+                if (
+                    self.deadline is not None
+                    and steps % CLOCK_EVERY == 0
+                    and self.clock() >= self.deadline
+                ):
+                    raise OutOfTime
+        finally:
+            self.spent += steps
 
     def values(self, sim: FastGame, before: list[int]) -> list[float]:
         """Each seat's outcome since the scores were ``before``: by the game
@@ -224,7 +258,8 @@ class Playout:
 
 class HardPlayer:
     """Searches ``iterations`` worlds per decision (default: :data:`ITERATIONS` of the rule
-    set), or until ``budget`` seconds have passed. ``method="ismcts"`` searches one
+    set) within ``steps`` playout steps (default: :data:`STEPS` of the rule set), or until
+    ``budget`` seconds have passed. ``method="ismcts"`` searches one
     information-set tree instead (:mod:`game.ai.ismcts`; an iteration is one world and one
     playout there, where flat sampling plays every candidate out in each world)."""
 
@@ -238,8 +273,10 @@ class HardPlayer:
         clock: Callable[[], float] = time.perf_counter,
         method: str = "flat",
         evaluation: str = "game",
+        steps: int | None = None,
     ) -> None:
         self.seed = seed
+        self.steps = steps
         self.evaluation = evaluation
         self.iterations = iterations
         self.method = method
@@ -259,7 +296,9 @@ class HardPlayer:
                 view, self.seed, iterations, Playout, situation(view), deadline, self.clock
             )
             return action
-        return search(view, self.seed, iterations, deadline, self.clock, self.evaluation).action
+        return search(
+            view, self.seed, iterations, deadline, self.clock, self.evaluation, self.steps
+        ).action
 
 
 register(HardPlayer.name, HardPlayer)

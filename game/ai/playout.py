@@ -17,7 +17,6 @@ from the state (dice with a one-roll plan, as before).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from game.actions import Action, ActionType
 from game.ai.heuristic import (
@@ -58,32 +57,71 @@ def mask_of(cards: list[Card] | tuple[Card, ...]) -> int:
     return mask
 
 
-_CHAINS: dict[tuple[Card, frozenset[Card]], float] = {}
 CACHE_LIMIT = 1 << 18  # entries a playout cache holds before it starts again
 
 
-def remember(cache: dict[Any, float], key: Any, value: float) -> float:
-    """Keep ``value`` under ``key`` in a bounded cache (emptied when full); ``value``."""
+def remember(cache: dict[int, float], key: int, value: float) -> float:
+    """Keep ``value`` under ``key`` in a bounded cache (emptied when full); ``value``.
+
+    Keys are plain ints on purpose: a dict of ints and floats is not tracked by the
+    garbage collector, so a full cache costs a full collection nothing (with tuple and
+    frozenset keys, its quarter of a million entries made one take 180 ms of CPU)."""
     if len(cache) > CACHE_LIMIT:
         cache.clear()
     cache[key] = value
     return value
 
 
-def chain(top: Card, distinct: frozenset[Card]) -> float:
-    """The most points a run of my plays from ``top`` sheds, playing each card's copies
-    together (a lower bound of the heuristic's ``chain_gain``, equal on hands of singles)."""
-    key = (top, distinct)
+CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(ALL_CARDS)}
+BIT: dict[Card, int] = {card: 1 << i for i, card in enumerate(ALL_CARDS)}
+"""A set of distinct cards is an int: bit ``CARD_INDEX[card]`` for each card."""
+PLAYABLE_BITS: tuple[int, ...] = tuple(
+    sum(BIT[card] for card in PLAYABLE_ON[top]) for top in ALL_CARDS
+)
+"""By the top card's index, the cards playable on it as bits."""
+CARD_MASKS: tuple[int, ...] = tuple(MASK[card] for card in ALL_CARDS)
+TOP_BITS = 5  # a chain key is (distinct cards << TOP_BITS) | top card's index
+assert len(ALL_CARDS) <= 1 << TOP_BITS
+
+_CHAINS: dict[int, float] = {}
+
+
+def bits_of(cards: list[Card] | tuple[Card, ...]) -> int:
+    """The distinct ``cards`` as bits (:data:`BIT`)."""
+    bits = 0
+    for card in cards:
+        bits |= BIT[card]
+    return bits
+
+
+def value_mask(bits: int) -> int:
+    """:func:`mask_of` the distinct cards ``bits``."""
+    mask = 0
+    while bits:
+        low = bits & -bits
+        mask |= CARD_MASKS[low.bit_length() - 1]
+        bits ^= low
+    return mask
+
+
+def chain(top: int, distinct: int) -> float:
+    """The most points a run of my plays from the card of index ``top`` sheds, holding the
+    distinct cards ``distinct`` (bits) and playing each card's copies together (a lower
+    bound of the heuristic's ``chain_gain``, equal on hands of singles)."""
+    key = distinct << TOP_BITS | top
     known = _CHAINS.get(key)
     if known is not None:
         return known
-    cost = COST[mask_of(tuple(distinct))]
+    cost = COST[value_mask(distinct)]
     gained = 0.0
-    for card in distinct & PLAYABLE_ON[top]:
-        rest = distinct - {card}
+    playable = distinct & PLAYABLE_BITS[top]
+    while playable:
+        low = playable & -playable
+        playable ^= low
+        rest = distinct ^ low
         gain = cost + EMPTY_BONUS  # the hand empties
         if rest:
-            gain = cost - COST[mask_of(tuple(rest))] + chain(card, rest)
+            gain = cost - COST[value_mask(rest)] + chain(low.bit_length() - 1, rest)
         if gain > gained:
             gained = gain
     return remember(_CHAINS, key, gained)
@@ -155,7 +193,7 @@ def play_score(
                 follows += 1
                 if follows == 2:
                     break
-        value += FOLLOW_BONUS * follows + CHAIN_WEIGHT * chain(card, frozenset(rest))
+        value += FOLLOW_BONUS * follows + CHAIN_WEIGHT * chain(CARD_INDEX[card], bits_of(rest))
     if not magic:
         return value
     if card is ONE and action.give_to is not None:
@@ -173,7 +211,7 @@ def play_score(
 
 # ---- dice ---------------------------------------------------------------------
 
-_ROLLS: dict[tuple[object, ...], float] = {}
+_ROLLS: dict[int, float] = {}
 
 FACES = 7
 """Tile faces 1–6 and L, as indices 0–6 (a tile's single bit in :data:`MASK`)."""
@@ -202,7 +240,9 @@ def dice_roll_value(held: tuple[int, ...], row_mask: int, lone: bool, chip: int)
     """:func:`game.ai.heuristic.roll_value` at depth 1, exactly: with no roll planned
     after this one, the best discard of a roll is always the largest. ``held`` is
     :func:`face_counts` of the hand, ``row_mask`` the row's :func:`mask_of`."""
-    key = (held, row_mask, lone, chip)
+    key = chip << 8 | row_mask << 1 | lone  # chip <= 10, row_mask < 128
+    for count in held:  # each at most 4: three bits
+        key = key << 3 | count
     known = _ROLLS.get(key)
     if known is not None:
         return known

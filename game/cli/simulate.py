@@ -130,6 +130,13 @@ def seat_ais(requested: list[str] | None, players: int) -> list[str]:
     return chosen
 
 
+def _load_players(ais: list[str]) -> None:
+    """Import what the AIs of this run use before the heap is frozen (a first decision
+    would import the rule sets and the search)."""
+    for name in ais:
+        make_player(name, "load", None)
+
+
 def progress(stream: TextIO, done: int, total: int) -> None:
     filled = PROGRESS_WIDTH * done // max(total, 1)
     bar = "#" * filled + "." * (PROGRESS_WIDTH - filled)
@@ -155,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
     except (MalformedRecord, ValueError) as exc:
         parser.error(str(exc))  # exits with status 2, the message on stderr
     show_progress = sys.stderr.isatty() and args.games >= 20
+    _load_players(ais)
+    ai.settle_heap()  # set up: the collector leaves the modules' objects alone from here
     if args.rotate:
         run_tournament(
             args.variant,

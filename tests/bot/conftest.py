@@ -12,6 +12,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.client import LamaBot
+from bot.clock import ManualClock
 from fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 from tests import pg
 
@@ -40,6 +41,7 @@ class World:
     ben: Member
     cleo: Member
     mod: Member
+    clock: ManualClock
 
     @property
     def members(self) -> dict[int, Member]:
@@ -107,6 +109,11 @@ def pacing_of(request: pytest.FixtureRequest) -> float | None:
 
 @pytest.fixture
 async def world(settings: Settings, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+    """The bot runs on a manual clock nobody advances: its timers (a ping once a turn has
+    waited 10 s, a turn's default action after 120 s) fire only where a test says, never
+    because a busy machine made a turn last that long in real time (a ping is a channel
+    message: tests/bot/test_traffic_games.py counts them). A ping due at once (a hand never
+    opened) still goes out."""
     pacing = pacing_of(request)
     async with FakeDiscord(transcript_dir=transcript_dir(request), pacing=pacing) as fake:
         guild = fake.add_guild("Lama Club")
@@ -115,9 +122,10 @@ async def world(settings: Settings, request: pytest.FixtureRequest) -> AsyncIter
         ben = guild.add_member("ben")
         cleo = guild.add_member("cleo", locale="fr")
         mod = guild.add_member("mo", permissions=MANAGE_MESSAGES)
-        bot = create_bot(settings)
+        clock = ManualClock()
+        bot = create_bot(settings, clock=clock)
         async with fake.run(bot):
-            yield World(fake, bot, guild, table, ana, ben, cleo, mod)
+            yield World(fake, bot, guild, table, ana, ben, cleo, mod, clock)
         if fake.pacing is not None:  # printed at the end by tests/conftest.py
             request.node.user_properties.append(
                 ("pacing", {**fake.pacing.summary(), "lint": len(fake.lint)})

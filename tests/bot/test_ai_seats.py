@@ -4,14 +4,17 @@ think in a process pool, so the event loop answers other channels meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import multiprocessing
+from typing import cast
 
 import pytest
 
 import bot.sessions
-from bot.ai_runner import make_player
-from bot.sessions import Session
+from bot.ai_runner import AiRunner, make_player
+from bot.sessions import Session, Sessions
+from game.ai import FULL_COLLECTION_EVERY
 from tests.bot.blocking import BlockingPlayer
 from tests.bot.conftest import World
 
@@ -48,6 +51,16 @@ def test_sessions_saved_before_difficulties_get_normal_ais() -> None:
     assert type(make_player("7:1", "easy")).__name__ == "RandomPlayer"
     hard = make_player("7:1", "hard")
     assert type(hard).__name__ == "HardPlayer" and hard.budget is not None  # type: ignore[attr-defined]
+
+
+def test_the_ai_workers_freeze_their_start_up_heap() -> None:
+    """A worker's full collections, rarer, do not walk its modules' objects mid-decision."""
+    pool = AiRunner(cast(Sessions, None), delay=0, workers=1)._new_pool()
+    try:
+        assert pool.submit(gc.get_freeze_count).result(60) > 1000
+        assert pool.submit(gc.get_threshold).result(60)[2] == FULL_COLLECTION_EVERY
+    finally:
+        pool.shutdown()
 
 
 async def test_a_thinking_ai_does_not_hold_up_other_channels(

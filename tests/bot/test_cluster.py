@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from bot import create_bot
 from bot.backends import is_postgres, make_store
 from bot.shards import shard_of
 from fakediscord import FakeDiscord, Guild, Member, TextChannel
+from tests import forkserver
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import KILLED_CLICK
 from tests.bot.test_restart import take_turn
@@ -115,9 +115,7 @@ def children(pid: int) -> dict[str, int]:
 
 
 @contextlib.asynccontextmanager
-async def cluster(fake: FakeDiscord, db: str, log: Path) -> AsyncIterator[
-    asyncio.subprocess.Process
-]:
+async def cluster(fake: FakeDiscord, db: str, log: Path) -> AsyncIterator[forkserver.Process]:
     """``python -m bot.cluster --processes 2 --shard-count 8``; yields once all 8 shards are up
     and the commands synced."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
@@ -127,11 +125,9 @@ async def cluster(fake: FakeDiscord, db: str, log: Path) -> AsyncIterator[
         LAMA_LOG_LEVEL="WARNING", LAMA_GUILD_READY_TIMEOUT="0.05", LAMA_IDENTIFY_WINDOW="0",
     )
     with log.open("a", encoding="utf-8") as err:
-        launcher = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cluster", "--processes", "2", "--shard-count",
-            str(SHARDS), "--backoff", "0.1", cwd=log.parent, env=env, stderr=err,
-            stdout=asyncio.subprocess.DEVNULL,
-        )
+        launcher = await forkserver.start(  # forked (tests/forkserver.py); its bots: started
+            "-m", "bot.cluster", "--processes", "2", "--shard-count", str(SHARDS),
+            "--backoff", "0.1", cwd=log.parent, env=env, stderr=err, stdout=forkserver.DEVNULL)
     try:
         await fake.notifier.wait_for(
             lambda: True if len(fake.gateway.shards()) == SHARDS and fake.command_syncs

@@ -19,7 +19,7 @@ from tests.bot.test_restart import stored_actions, take_turn
 
 
 async def start(world: World, *, ai: bool = False, variant: str = "classic") -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=20)).message
+    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=17)).message
     assert lobby is not None
     if ai:
         await world.ana.click(lobby, "Add AI")

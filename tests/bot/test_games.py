@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from babel.lists import format_list
 
+from tests import forkserver
 from tests.bot.conftest import World
 from tests.bot.helpers import play_out
 from tests.bot.leaks import check_no_leaks
@@ -30,10 +29,7 @@ GAMES = [
 def replay(record: dict, tmp_path: Path) -> dict:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "game", "replay", str(path)],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )
+    done = forkserver.run("-m", "game", "replay", str(path), text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr + done.stdout
     return json.loads(done.stdout)
 

@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 
 from bot.store import SqliteStore
 from fakediscord import FakeDiscord
+from tests import forkserver
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons, current, first_button
 from tests.bot.test_restart import Table, changed, stored_actions, take_turn
@@ -69,10 +69,12 @@ async def reference_record(tmp_path: Path) -> dict[str, object]:
 @contextlib.asynccontextmanager
 async def bot_process(
     fake: FakeDiscord, db: Path, log: Path, fault: str | None = None, **extra: str
-) -> AsyncIterator[asyncio.subprocess.Process]:
+) -> AsyncIterator[forkserver.Process]:
     """``python -m bot`` against the fake; yields once it identified on the gateway.
 
-    ``fault``: a fault point (bot/faults.py) where the process kills itself.
+    ``fault``: a fault point (bot/faults.py) where the process kills itself. The process is
+    forked from the suite's fork server (tests/forkserver.py): real, but without the imports'
+    second of CPU.
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
     env.update(
@@ -84,10 +86,8 @@ async def bot_process(
         env["LAMA_FAULT"] = fault
     identified = fake.gateway.identifies
     with log.open("a", encoding="utf-8") as err:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=db.parent, env=env, stderr=err,
-            stdout=asyncio.subprocess.DEVNULL,
-        )
+        process = await forkserver.start("-m", "bot", cwd=db.parent, env=env, stderr=err,
+                                         stdout=forkserver.DEVNULL)
     try:
         await fake.notifier.wait_for(
             lambda: True if fake.gateway.identifies > identified else None, START,

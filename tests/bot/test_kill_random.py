@@ -16,7 +16,6 @@ import random
 import re
 import signal
 import sqlite3
-import sys
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pytest
 
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
+from tests import forkserver
 from tests.bot.helpers import KILLED_CLICK, WAIT, Turn, action_buttons, current, is_final
 from tests.bot.test_kill import ROOT, SEED, START, sound
 from tests.bot.test_outbox import tables, titled
@@ -32,7 +32,7 @@ from tests.bot.test_restart import stored_actions
 GAMES = 3
 KILLS = 10
 RNG_SEED = int(os.environ.get("LAMA_TEST_KILL_SEED", "20261130"))  # other kills: set it
-LAUNCHED: list[asyncio.subprocess.Process] = []
+LAUNCHED: list[forkserver.Process] = []
 
 
 @pytest.fixture(autouse=True)
@@ -47,8 +47,9 @@ def no_process_left() -> Iterator[None]:
 
 
 async def launch(fake: FakeDiscord, db: Path, log: Path, fault: str | None
-                 ) -> asyncio.subprocess.Process | None:
-    """``python -m bot``; None if it died (at its fault point) before identifying."""
+                 ) -> forkserver.Process | None:
+    """``python -m bot`` (forked from tests/forkserver.py); None if it died (at its fault
+    point) before identifying."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMA_")}
     env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=fake.token, LAMA_DB=str(db), LAMA_SEED=SEED,
                LAMA_AI_DELAY="0", LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}",
@@ -57,9 +58,8 @@ async def launch(fake: FakeDiscord, db: Path, log: Path, fault: str | None
         env["LAMA_FAULT"] = fault
     identified = fake.gateway.identifies
     with log.open("a", encoding="utf-8") as err:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=db.parent, env=env, stderr=err,
-            stdout=asyncio.subprocess.DEVNULL)
+        process = await forkserver.start("-m", "bot", cwd=db.parent, env=env, stderr=err,
+                                         stdout=forkserver.DEVNULL)
     LAUNCHED.append(process)
     ready = asyncio.ensure_future(fake.notifier.wait_for(
         lambda: True if fake.gateway.identifies > identified else None, START, "identify"))
@@ -79,7 +79,7 @@ def ended(channel: TextChannel) -> bool:
     return any(is_final(m) for m in channel.messages)
 
 
-async def next_change(fake: FakeDiscord, process: asyncio.subprocess.Process,
+async def next_change(fake: FakeDiscord, process: forkserver.Process,
                       channels: list[TextChannel], seen: dict[int, object]) -> None:
     """Until some game's table changes, or the process dies."""
     def moved() -> bool | None:
@@ -111,7 +111,7 @@ async def move(member: Member, turn: Turn, db: Path, channel: TextChannel,
         acked.append((channel.id, stored_or_finished(db, channel.id)))
 
 
-async def until_dead(process: asyncio.subprocess.Process, work: Awaitable[None]) -> bool:
+async def until_dead(process: forkserver.Process, work: Awaitable[None]) -> bool:
     """Run a player's move; False (the move abandoned) if the process died meanwhile."""
     task = asyncio.ensure_future(work)
     death = asyncio.ensure_future(process.wait())
@@ -125,7 +125,7 @@ async def until_dead(process: asyncio.subprocess.Process, work: Awaitable[None])
     return process.returncode is None
 
 
-async def drive(fake: FakeDiscord, process: asyncio.subprocess.Process, db: Path,
+async def drive(fake: FakeDiscord, process: forkserver.Process, db: Path,
                 channels: list[TextChannel], members: dict[int, Member],
                 acked: list[tuple[int, list[tuple[int, str]]]]) -> None:
     """Players move wherever it is their turn, until every game ended or the process died."""

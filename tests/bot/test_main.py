@@ -12,6 +12,7 @@ import pytest
 
 from bot.settings import Settings
 from fakediscord import FakeDiscord
+from tests import forkserver
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,10 +29,14 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 async def run_bot(
     tmp_path: Path, env: dict[str, str], prefix: list[str] | None = None
 ) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
-        *(prefix or []), sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )
+    if prefix:  # another program runs the interpreter: a real start
+        process: asyncio.subprocess.Process | forkserver.Process = (
+            await asyncio.create_subprocess_exec(
+                *prefix, sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE))
+    else:  # forked from the suite's fork server (tests/forkserver.py)
+        process = await forkserver.start("-m", "bot", cwd=tmp_path, env=env,
+                                         stdout=forkserver.PIPE, stderr=forkserver.PIPE)
     out, err = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()

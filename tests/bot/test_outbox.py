@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from fakediscord import FakeDiscord, Member, Message, TextChannel
+from tests import forkserver
 from tests.bot.helpers import KILLED_CLICK, WAIT, current, is_final, is_table
 from tests.bot.test_kill import START, STOP, bot_process, sound
 
@@ -76,7 +77,7 @@ def assert_shown_once(kind: str, channel: TextChannel) -> None:
         assert is_table(tables(channel)[0])
 
 
-async def until_dead(process: asyncio.subprocess.Process, work: Awaitable[Any]) -> Any:
+async def until_dead(process: forkserver.Process, work: Awaitable[Any]) -> Any:
     """Run a user's action until it is answered or the bot process died (then None)."""
     task = asyncio.ensure_future(work)
     death = asyncio.ensure_future(process.wait())
@@ -91,7 +92,7 @@ async def until_dead(process: asyncio.subprocess.Process, work: Awaitable[Any]) 
 
 
 async def quit_turn(fake: FakeDiscord, channel: TextChannel, members: dict[int, Member],
-                    process: asyncio.subprocess.Process, seen: tuple[int, int] | None
+                    process: forkserver.Process, seen: tuple[int, int] | None
                     ) -> tuple[int, int] | None:
     """The player to act quits the round (or the process dies meanwhile)."""
     turn = await fake.notifier.wait_for(
@@ -112,7 +113,7 @@ async def quit_turn(fake: FakeDiscord, channel: TextChannel, members: dict[int, 
 
 
 async def play_case(fake: FakeDiscord, kind: str, channel: TextChannel,
-                    members: dict[int, Member], process: asyncio.subprocess.Process) -> None:
+                    members: dict[int, Member], process: forkserver.Process) -> None:
     """Play the case's moves until the fault point kills the process."""
     ana, ben = members.values()
     target = 1 if kind == END else 300

@@ -104,7 +104,7 @@ class Table:
 
     async def start_game(self, variant: str = "classic", ai: bool = False) -> None:
         lobby = (await self.ana.slash(self.channel, "lama start", variant=variant,
-                                      target=20)).message
+                                      target=17)).message
         assert lobby is not None
         await self.ben.click(lobby, "Join")
         if ai:

@@ -10,14 +10,13 @@ engine's, but it must name the action or the place at fault.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game import MalformedRecord, loads, replay
+from tests import forkserver
 
 RECORDS = Path(__file__).parent / "records"
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,14 +84,8 @@ def test_record_in_process(path: Path) -> None:
 def test_record_through_the_cli(path: Path) -> None:
     """docs/record.md replay: stdout is exactly one JSON object; the exit code tells the outcome."""
     doc = _load(path)
-    done = subprocess.run(
-        [sys.executable, "-m", "game", "replay", "-"],
-        input=_text(doc).encode("utf-8"),
-        capture_output=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    done = forkserver.run(  # a real process, forked from tests/forkserver.py
+        "-m", "game", "replay", "-", input=_text(doc).encode("utf-8"), cwd=ROOT, timeout=60)
     assert done.returncode == doc["exit"], done.stderr.decode()
     out = done.stdout.decode("utf-8")
     assert out.count("\n") == 1 and out.endswith("\n"), out
@@ -106,12 +99,6 @@ def test_cli_reads_a_record_file(tmp_path: Path) -> None:
     doc = _load(RECORDS / "classic" / "play_same_and_next_value.json")
     record_file = tmp_path / "game.json"
     record_file.write_text(_text(doc), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "game", "replay", str(record_file)],
-        capture_output=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    done = forkserver.run("-m", "game", "replay", str(record_file), cwd=ROOT, timeout=60)
     assert done.returncode == 0
     _matches(json.loads(done.stdout), doc)

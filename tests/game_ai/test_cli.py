@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from game import Game, loads, replay, summary
 from game.ai import Player
 from game.cli.simulate import play_one
+from tests import forkserver
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = {"seconds", "games_per_second", "actions_per_second"}
@@ -20,16 +20,8 @@ TIMING = {"seconds", "games_per_second", "actions_per_second"}
 
 def run_game(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    return subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    return forkserver.run(  # a real process, forked from tests/forkserver.py
+        "-m", "game", *args, input=stdin, text=True, cwd=ROOT, env=env, timeout=60)
 
 
 def simulate(*args: str) -> dict[str, object]:

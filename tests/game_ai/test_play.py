@@ -7,7 +7,6 @@ import re
 import selectors
 import signal
 import subprocess
-import sys
 import time
 from itertools import pairwise
 from pathlib import Path
@@ -18,6 +17,7 @@ from game import Game, IllegalAction, player_view
 from game.actions import play
 from game.cards import ONE, Card, sort_cards
 from game.rules.text import full_rules_line, rules_paragraphs
+from tests import forkserver
 from tests.game_ai.test_cli import ROOT, run_game
 
 AIS = ["you", "heuristic-2", "heuristic-3"]
@@ -59,8 +59,8 @@ def waiting_in_read(pid: int) -> None:
 
 def test_ctrl_c_leaves_quietly() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "play", "--variant", "classic", "--seed", "7"],
+    proc = forkserver.Popen(  # a real process, forked from tests/forkserver.py
+        "-m", "game", "play", "--variant", "classic", "--seed", "7",
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env,
     )
     assert proc.stdout is not None

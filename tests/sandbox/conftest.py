@@ -8,7 +8,6 @@ import selectors
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fakediscord.fake import TIMEOUT_VARIABLE
+from tests import forkserver
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,7 +41,7 @@ def sandbox_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def read_line(stream: object, timeout: float, process: subprocess.Popen[bytes]) -> str:
+def read_line(stream: object, timeout: float, process: forkserver.Popen) -> str:
     """The next line of `stream` (the process's stdout), without waiting forever."""
     selector = selectors.DefaultSelector()
     selector.register(stream, selectors.EVENT_READ)  # type: ignore[arg-type]
@@ -60,7 +60,7 @@ def read_line(stream: object, timeout: float, process: subprocess.Popen[bytes]) 
 
 @dataclass
 class Sandbox:
-    process: subprocess.Popen[bytes]
+    process: forkserver.Popen
     url: str
     line: str
 
@@ -72,8 +72,8 @@ class Sandbox:
 
 
 def start_sandbox(tmp_path: Path, *args: str, **env: str) -> Sandbox:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "sandbox", *args], cwd=tmp_path,
+    process = forkserver.Popen(  # real, forked from tests/forkserver.py (its bot: started)
+        "-m", "bot", "sandbox", *args, cwd=tmp_path,
         env=sandbox_env(**env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=(tmp_path / "sandbox.err").open("wb"),
     )

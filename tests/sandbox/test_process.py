@@ -7,7 +7,6 @@ import os
 import pty
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import forkserver
 from tests.sandbox.conftest import (
     ADDRESS,
     ROOT,
@@ -75,13 +75,13 @@ def run_bot(tmp_path: Path, *args: str, tty: bool) -> tuple[int, str]:
     is stopped with Ctrl-C once it printed the sandbox's address.
     """
     env = sandbox_env(DISCORD_TOKEN=" ")  # blank beats a .env's token: no token
-    command = [sys.executable, "-m", "bot", *args]
+    command = ("-m", "bot", *args)  # real processes, forked from tests/forkserver.py
     if not tty:
-        done = subprocess.run(command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=60)
+        done = forkserver.run(*command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                              timeout=60)
         return done.returncode, (done.stdout + done.stderr).decode()
     leader, follower = pty.openpty()
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdin=follower,
+    process = forkserver.Popen(*command, cwd=tmp_path, env=env, stdin=follower,
                                stdout=follower, stderr=follower)
     os.close(follower)
     with os.fdopen(leader, "rb", buffering=0) as terminal:
