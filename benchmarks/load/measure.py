@@ -281,6 +281,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
+        # from a move's answer until some player's hand or the table let them act again
+        "turn_wait_p50_ms": round(percentile(stats.turn_wait, 0.50) * 1000),
+        "turn_wait_p90_ms": round(percentile(stats.turn_wait, 0.90) * 1000),
+        "turn_wait_mean_ms": round(1000 * sum(stats.turn_wait) / max(len(stats.turn_wait), 1)),
         "bucket_wait_ms_per_move": round(1000 * waited / moves, 2),
         "rate_limited_429s": limited,
         "429s_by_bucket": (dict(fake.pacing.stats.by_bucket) if fake.pacing else {}),

@@ -92,6 +92,7 @@ class Stats:
     over_limit: int = 0
     unstamped: int = 0  # answers timed by the harness's clock alone (the fake had no stamps)
     table_lag: list[float] = field(default_factory=list)
+    turn_wait: list[float] = field(default_factory=list)  # a move answered -> the next one playable
 
 
 @dataclass
@@ -238,6 +239,8 @@ class Players:
                          and stamp(s.hand) != s.acted_on and pick(s.hand, rng) is not None),
                         None)
             if seat is not None:
+                if game.actions:  # how long the game stood still before a player could act
+                    self.stats.turn_wait.append(time.monotonic() - game.progress)
                 await self.move(game, seat, rng)
                 continue
             match = MENTION.search(game.table.content or "") if game.table else None

@@ -50,6 +50,8 @@ def test_json_has_every_figure_for_both_bots() -> None:
         assert run["failed_interactions"] == 0, run
         assert run["human_moves"] >= 2, f"both games got past the lobby and played: {run}"
         assert run["cpu_ms_per_move"] > 0 and run["rest_calls_per_move"] > 0, run
+        assert 0 < run["turn_wait_p50_ms"] <= run["turn_wait_p90_ms"], \
+            f"every move after the first waited for the next to be playable: {run}"
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
 

@@ -100,7 +100,8 @@ def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
     thresholds = gc.get_threshold()
     try:
         frozen = freeze_startup_heap()
-        assert frozen == gc.get_freeze_count() and frozen >= len(built)
+        # (not ==: another thread of this worker may free a frozen object meanwhile)
+        assert frozen >= len(built) and gc.get_freeze_count() >= len(built)
         walked = {id(o) for o in gc.get_objects(generation=2)}
         assert not any(id(o) in walked for o in built), "frozen, not in the oldest generation"
         assert gc.get_threshold() == (*thresholds[:2], FULL_COLLECTION_EVERY)

@@ -89,7 +89,8 @@ def test_a_searching_process_freezes_its_start_up_heap() -> None:
     thresholds = gc.get_threshold()
     try:
         frozen = settle_heap()
-        assert frozen == gc.get_freeze_count() and frozen >= len(built)
+        # (not ==: another thread of this worker may free a frozen object meanwhile)
+        assert frozen >= len(built) and gc.get_freeze_count() >= len(built)
         walked = {id(o) for o in gc.get_objects(generation=2)}
         assert not any(id(o) in walked for o in built)
         assert gc.get_threshold() == (*thresholds[:2], FULL_COLLECTION_EVERY)
