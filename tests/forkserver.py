@@ -52,7 +52,22 @@ PIPE, DEVNULL = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL
 _HEADER = struct.Struct("!I")
 
 
-class Process:
+class _Signals:
+    """Signals to a forked child not yet seen to exit (both kinds of process below)."""
+
+    pid: int
+    returncode: int | None
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class Process(_Signals):
     """A forked child: ``pid``, ``returncode``, ``wait()``, signals, piped streams."""
 
     def __init__(self, pid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -74,14 +89,6 @@ class Process:
         if self._exit is None:
             self._exit = asyncio.ensure_future(self._read_exit())
         return await asyncio.shield(self._exit)
-
-    def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
 
     async def communicate(self) -> tuple[bytes, bytes]:
         out = self.stdout.read() if self.stdout else asyncio.sleep(0, b"")
@@ -182,7 +189,7 @@ async def start(*args: str, cwd: str | Path, env: dict[str, str],
     return Process(pid, reader, writer, await _reader_of(out), await _reader_of(err))
 
 
-class Popen:
+class Popen(_Signals):
     """A forked child for synchronous tests: ``subprocess.Popen``'s parts they use."""
 
     def __init__(self, *args: str, cwd: str | Path | None = None,
@@ -219,14 +226,6 @@ class Popen:
         with contextlib.suppress(subprocess.TimeoutExpired):
             return self.wait(0)
         return None
-
-    def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
 
     def communicate(self, input: bytes | None = None, timeout: float | None = None
                     ) -> tuple[bytes | None, bytes | None]:
