@@ -19,9 +19,13 @@ games). ``benchmarks/bot_load.py --trace`` prints the collections.
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+from game.heap import FULL_COLLECTION_EVERY, settle_heap
+
+__all__ = ["FULL_COLLECTION_EVERY", "freeze_startup_heap", "run_loop"]
+freeze_startup_heap = settle_heap  # once ready (game/heap.py: the same settings as AI workers')
 
 T = TypeVar("T")
 
@@ -34,16 +38,3 @@ def run_loop(main: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         return runner.run(main)
-
-
-FULL_COLLECTION_EVERY = 100  # second-generation collections per full one (CPython: 10)
-
-
-def freeze_startup_heap() -> int:
-    """Collect once, then keep every object alive now out of later collections; how many.
-    Full collections then come ten times less often than CPython's default."""
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
-    return gc.get_freeze_count()

@@ -10,7 +10,6 @@ at a table exactly like a person. Every AI's randomness comes from its own
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -18,6 +17,8 @@ from game import rules
 from game.actions import Action
 from game.errors import MalformedRecord
 from game.game import Game
+from game.heap import FULL_COLLECTION_EVERY as FULL_COLLECTION_EVERY
+from game.heap import settle_heap as settle_heap  # (searching processes, once set up)
 from game.views import PlayerView, player_view
 
 # The AIs import single rule modules (for their data); load the whole registry first, or
@@ -77,25 +78,6 @@ def find(name: str) -> PlayerFactory:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         raise MalformedRecord(f"unknown AI {name!r}; known: {', '.join(names())}") from None
-
-
-FULL_COLLECTION_EVERY = 100
-"""Second-generation collections per full one in a searching process (CPython: 10)."""
-
-
-def settle_heap() -> int:
-    """Collect once, freeze every object alive (out of later collections' reach), and make
-    full collections ten times rarer; returns how many objects were frozen.
-
-    For the processes that search (``python -m game simulate``, the bot's AI workers), once
-    set up: a decision is timed (and bounded) as its process's CPU time, and a full
-    collection in its middle walks every module's objects. The search's own caches hold only
-    ints and floats, which the collector never tracks."""
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
-    return gc.get_freeze_count()
 
 
 def play_out(game: Game, players: Sequence[Player]) -> int:
