@@ -32,13 +32,16 @@ def standings(body: object) -> bool:
 
 def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
     """Counts over ``fake.entries[since:]``: clicks, My hand clicks (in all and per user),
-    channel message creates, edits and deletes in all and per round (a message belongs to
+    channel message creates (a post sent again with its nonce is a *replay*, counted apart:
+    Discord answers it with the message the nonce made), edits and deletes in all and per
+    round (a message belongs to
     the round of the latest table written before it: a round's summary to that round; the
     final standings are the game's, counted apart), webhook (interaction token) writes,
     429s, and the table's lag behind a move (seconds from a click on a hand action to the
     next channel message write, p95, real time)."""
     counts: dict[str, Any] = {"clicks": 0, "my_hand": 0, "creates": 0, "edits": 0,
-                              "deletes": 0, "webhook": 0, "429s": 0}
+                              "deletes": 0, "webhook": 0, "429s": 0, "replays": 0}
+    nonces: set[str] = set()  # of the posts so far (a post sent again carries its nonce)
     by_user: Counter[str] = Counter()
     rounds: dict[int, Counter[str]] = {}
     current = 1
@@ -67,6 +70,13 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
                 what = "deletes"
             elif method in ("PATCH", "POST") and WEBHOOK.match(path):
                 counts["webhook"] += 1
+            body = entry.get("body")
+            nonce = body.get("nonce") if isinstance(body, dict) else None
+            if what == "creates" and nonce is not None and nonce in nonces:
+                what = None  # the same owed message sent again: Discord answers with the
+                counts["replays"] += 1  # message its nonce made, nothing new appears
+            elif what == "creates" and nonce is not None:
+                nonces.add(nonce)
             if what == "creates" and standings(entry.get("body")):
                 counts["creates"] += 1
                 counts["standings"] = counts.get("standings", 0) + 1  # the game's, not a round's
