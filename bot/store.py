@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
@@ -22,7 +23,7 @@ from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import Owed, Write
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
-from bot.sql import Sql, SqliteSql
+from bot.sql import InlineSqliteSql, Sql, SqliteSql, run_inline
 from bot.sqlstore import END_FINISHED, END_STOPPED, SqlStore, StoreError
 
 __all__ = ["END_FINISHED", "END_STOPPED", "MIGRATIONS", "SCHEMA_VERSION", "SeatResult",
@@ -71,6 +72,10 @@ class Store(Protocol):
     async def integrity_check(self) -> list[str]: ...
 
 
+class Abandoned(Exception):
+    """The caller of a transaction was cancelled before it committed: rolled back."""
+
+
 class SqliteStore(SqlStore):
     """:class:`Store` on one SQLite file."""
 
@@ -78,9 +83,6 @@ class SqliteStore(SqlStore):
         super().__init__()
         self.path = path
         self._db: aiosqlite.Connection | None = None
-        # one connection serves every session: a write and its commit must not interleave with
-        # another coroutine's, or one commit would publish half of the other's transaction
-        self._write_lock = asyncio.Lock()
         self.synchronous = "NORMAL"
 
     @property
@@ -171,16 +173,41 @@ class SqliteStore(SqlStore):
         await self._transact(rate)
 
     async def _transact(self, work: Callable[[Sql], Awaitable[T]]) -> T:
-        """``work``'s writes, or (on any error) none of them."""
-        async with self._write_lock:
-            db = self.db
+        """``work``'s writes, or (on any error, or the caller cancelled) none of them.
+
+        One connection serves every session, so transactions must not interleave: each runs
+        whole, statements and commit, as one job on the connection's thread (which runs its
+        jobs one at a time, in order), rather than a trip there per statement under a lock.
+        A caller cancelled before the job commits (a timer stopped at shutdown) has it rolled
+        back; the thread is waited for either way, so nothing is left half done."""
+        db = self.db
+        sql = InlineSqliteSql(db._conn)  # (aiosqlite's connection; used on its thread only)
+        cancelled = threading.Event()
+
+        def transaction() -> T:
             try:
-                result = await self._counted(SqliteSql(db), work)
+                if cancelled.is_set():
+                    raise Abandoned
+                result: T = run_inline(work(sql))
+                if cancelled.is_set():
+                    raise Abandoned
             except BaseException:
-                await db.rollback()
+                sql.conn.rollback()
                 raise
-            await db.commit()
+            sql.conn.commit()
             return result
+
+        job = asyncio.ensure_future(db._execute(transaction))
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            cancelled.set()
+            await asyncio.wait([job])  # committed already, or rolled back now
+            if not job.cancelled():
+                job.exception()  # (seen: Abandoned, or the write's own error)
+            raise
+        finally:
+            self.bytes_written += sql.written
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[Sql]:

@@ -30,9 +30,9 @@ SEGMENTS = (  # (name, from, to): in the order an answer travels
     ("bot: action task starts", "handler", "act"),
     ("bot: session lock wait", "act", "locked"),
     ("bot: engine + compose", "locked", "write"),
-    ("bot: store write lock wait", "write", "db_lock"),
-    ("bot: store statements (a hop each)", "db_lock", "commit"),
-    ("bot: store commit (a hop)", "commit", "stored"),
+    ("bot: store job queued (SQLite's thread)", "write", "db_start"),
+    ("bot: store job: statements + commit", "db_start", "db_end"),
+    ("bot: store job back on the loop", "db_end", "stored"),
     ("bot: after the write", "stored", "acted"),
     ("bot: render (hand; answering lock)", "acted", "post"),
     ("bot: handler to answer (no action)", "handler", "post"),
@@ -150,10 +150,9 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float,
                          **machine(tail)},
         "all_answers": machine(joined),
         "segments": rows,
-        "store_lock_held": {what: f"{len(v)}x, p50 {1000 * _pct([h for h, _ in v], 0.5):.1f} "
+        "store_job_in_sqlite": {what: f"{len(v)}x, p50 {1000 * _pct([h for h, _ in v], 0.5):.1f} "
                             f"p99 {1000 * _pct([h for h, _ in v], 0.99):.1f} max "
-                            f"{1000 * max(h for h, _ in v):.1f} ms, "
-                            f"{sum(n for _, n in v) / len(v):.1f} hops"
+                            f"{1000 * max(h for h, _ in v):.1f} ms"
                             for what, v in sorted(holds.items())},
         "store_hops": (f"{len(hops)}: to the thread {hop_part(1)}, in SQLite {hop_part(2)}, "
                        f"back on the loop {hop_part(3)} ms"),

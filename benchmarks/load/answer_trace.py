@@ -160,20 +160,16 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
     bot.store.SqliteStore.write = traced_write  # type: ignore[method-assign]
 
-    async def transact(self: Any, work: Any) -> Any:  # bot.store's, with the lock's wait stamped
-        async with self._write_lock:
-            _stamp(stamps, current.get(), "db_lock")
-            held, hopped = now(), len(hops)
-            db = self.db
-            try:
-                result = await self._counted(bot.store.SqliteSql(db), work)
-            except BaseException:
-                await db.rollback()
-                raise
-            _stamp(stamps, current.get(), "commit")
-            await db.commit()
-            holds.append((held, label.get(), now() - held, len(hops) - hopped))
-            return result
+    transact = bot.store.SqliteStore._transact
+    transacting: contextvars.ContextVar[bool] = contextvars.ContextVar("transacting",
+                                                                        default=False)
+
+    async def traced_transact(self: Any, work: Any) -> Any:  # its job's times: timed_execute
+        token = transacting.set(True)
+        try:
+            return await transact(self, work)
+        finally:
+            transacting.reset(token)
 
     label: contextvars.ContextVar[str] = contextvars.ContextVar("label", default="other")
 
@@ -209,11 +205,17 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
         result = await execute(self, timed, *args, **kwargs)
         hops.append((times[0], times[1] - times[0], times[2] - times[1], now() - times[2]))
+        if transacting.get():  # a whole transaction: queued, run (statements + commit), back
+            iid = current.get()
+            if iid is not None:
+                stamps.setdefault(iid, {}).setdefault("db_start", times[1])
+                stamps[iid].setdefault("db_end", times[2])
+            holds.append((times[0], label.get(), times[2] - times[1], 1))
         return result
 
     aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
 
-    bot.store.SqliteStore._transact = transact  # type: ignore[method-assign]
+    bot.store.SqliteStore._transact = traced_transact  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
 
     async def create_interaction_response(self: Any, interaction_id: int, token: str,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
 from bot.backends import make_store
 from bot.outbox import EVENT, STATE, ChannelGone, Outbox, Owed, Write
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from tests.pg import raw
 
 GUILD, CHANNEL, OTHER = 1, 2, 3
@@ -31,6 +32,17 @@ async def store(db_url: str) -> AsyncIterator[Store]:
     await store.open()
     yield store
     await store.close()
+
+
+def hold_connection(store: Store) -> Callable[[], None]:
+    """Keep SQLite's connection thread busy until the returned function is called, so a
+    write queued meanwhile is still waiting when its caller is cancelled (PostgreSQL's
+    transactions are cancelled where they stand: nothing to hold)."""
+    if not isinstance(store, SqliteStore):
+        return lambda: None
+    gate = threading.Event()
+    held = asyncio.ensure_future(store.db._execute(gate.wait))
+    return lambda: (gate.set(), held)[0]
 
 
 async def commit(store: Store, outbox: Outbox, *items: Owed, end: bool = False) -> None:
@@ -134,9 +146,11 @@ async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
     with pytest.raises(TypeError):  # fails inside the transaction, after the marks' DELETE
         await store.write(unencodable)
     outbox.done(shown[1])
+    release = hold_connection(store)
     task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, end=True)))
     await asyncio.sleep(0)  # the write has begun: its marks are taken
     task.cancel()
+    release()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert len(await rows(db_url)) == 2, "nothing committed yet"
