@@ -51,17 +51,17 @@ class SqliteSql:
         self.written = 0
 
     async def rows(self, query: str, *params: Any) -> Sequence[Mapping[str, Any]]:
-        async with self.db.execute(query, params) as cursor:
-            return list(await cursor.fetchall())
+        """(One trip to SQLite's thread, the statement done in it: a cursor left open across
+        trips would keep a statement in progress while another job commits.)"""
+        return list(await self.db.execute_fetchall(query, params))
 
     async def value(self, query: str, *params: Any) -> Any:
-        async with self.db.execute(query, params) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else row[0]
+        rows = await self.db.execute_fetchall(query, params)
+        return next(iter(rows))[0] if rows else None
 
     async def run(self, query: str, *params: Any) -> None:
         self.written += size(params)
-        await self.db.execute(query, params)
+        await self.db.execute_fetchall(query, params)
 
     async def run_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
         self.written += sum(size(row) for row in rows)

@@ -24,6 +24,7 @@ from bot.outbox import Owed, Write
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
 from bot.sql import InlineSqliteSql, Sql, SqliteSql, run_inline
+from bot.sqlite_writer import Busy, LoopWriter
 from bot.sqlstore import END_FINISHED, END_STOPPED, SqlStore, StoreError
 
 __all__ = ["END_FINISHED", "END_STOPPED", "MIGRATIONS", "SCHEMA_VERSION", "SeatResult",
@@ -83,6 +84,8 @@ class SqliteStore(SqlStore):
         super().__init__()
         self.path = path
         self._db: aiosqlite.Connection | None = None
+        self._writer: LoopWriter | None = None  # writes on the loop (bot/sqlite_writer.py)
+        self._checkpoints: asyncio.Task[None] | None = None
         self.synchronous = "NORMAL"
 
     @property
@@ -111,6 +114,10 @@ class SqliteStore(SqlStore):
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._migrate()
             await self._rate_pending()
+            if self.synchronous in ("NORMAL", "OFF"):  # (FULL syncs each commit: not on the loop)
+                self._writer = LoopWriter(self.path, self.synchronous)
+                self._checkpoints = asyncio.ensure_future(
+                    self._writer.checkpoints(self._checkpoint))
         except sqlite3.Error as error:
             await self.close()
             raise StoreError(open_problem(self.path, error)) from error
@@ -129,15 +136,27 @@ class SqliteStore(SqlStore):
                     raise
             await asyncio.sleep(0.05)
 
+    async def _checkpoint(self) -> tuple[int, int, int]:
+        """Copy the log into the database: (busy, frames in the log, frames copied)."""
+        rows = list(await self.db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)"))
+        busy, logged, copied = rows[0]
+        return int(busy), int(logged), int(copied)
+
     async def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+            await asyncio.wait([self._checkpoints])
+            self._checkpoints = None
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         if self._db is not None:
             await self._db.close()
             self._db = None
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        rows = list(await self.db.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0][0]) if rows else 0
 
     async def _migrate(self) -> None:
         version = await self.schema_version()
@@ -162,10 +181,10 @@ class SqliteStore(SqlStore):
 
     async def _rate_pending(self) -> None:
         """Rate the finished games kept before ratings existed (once: bot/ladder.py)."""
-        async with self.db.execute("SELECT 1 FROM games WHERE rated = 0 "
-                                   "AND status = 'finished' LIMIT 1") as cursor:
-            if await cursor.fetchone() is None:
-                return
+        if not await self.db.execute_fetchall("SELECT 1 FROM games WHERE rated = 0 "
+                                              "AND status = 'finished' LIMIT 1"):
+            return
+
         async def rate(sql: Sql) -> None:
             await sql.run("BEGIN IMMEDIATE")  # read and write under one lock
             await ladder.rate_pending(sql)
@@ -175,11 +194,23 @@ class SqliteStore(SqlStore):
     async def _transact(self, work: Callable[[Sql], Awaitable[T]]) -> T:
         """``work``'s writes, or (on any error, or the caller cancelled) none of them.
 
-        One connection serves every session, so transactions must not interleave: each runs
-        whole, statements and commit, as one job on the connection's thread (which runs its
-        jobs one at a time, in order), rather than a trip there per statement under a lock.
-        A caller cancelled before the job commits (a timer stopped at shutdown) has it rolled
-        back; the thread is waited for either way, so nothing is left half done."""
+        One transaction at a time, whole: on the loop when the file's write lock is free
+        (bot/sqlite_writer.py), else as one job on aiosqlite's thread, which waits for it."""
+        if self._writer is not None:
+            sql = InlineSqliteSql(self._writer.conn)
+            try:
+                return self._writer.transact(work, sql)
+            except Busy:
+                pass  # another process is writing: wait for it off the loop
+            finally:
+                self.bytes_written += sql.written
+        return await self._on_thread(work)
+
+    async def _on_thread(self, work: Callable[[Sql], Awaitable[T]]) -> T:
+        """``work`` as one job on the connection's thread (which runs its jobs one at a time,
+        in order), statements and commit. A caller cancelled before the job commits (a timer
+        stopped at shutdown) has it rolled back; the thread is waited for either way, so
+        nothing is left half done."""
         db = self.db
         sql = InlineSqliteSql(db._conn)  # (aiosqlite's connection; used on its thread only)
         cancelled = threading.Event()
@@ -218,6 +249,5 @@ class SqliteStore(SqlStore):
 
     async def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check``: ``["ok"]`` for a sound file, else the problems found."""
-        async with self.db.execute("PRAGMA integrity_check") as cursor:
-            return [str(row[0]) async for row in cursor]
+        return [str(row[0]) for row in await self.db.execute_fetchall("PRAGMA integrity_check")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -34,15 +34,21 @@ async def store(db_url: str) -> AsyncIterator[Store]:
     await store.close()
 
 
-def hold_connection(store: Store) -> Callable[[], None]:
-    """Keep SQLite's connection thread busy until the returned function is called, so a
-    write queued meanwhile is still waiting when its caller is cancelled (PostgreSQL's
-    transactions are cancelled where they stand: nothing to hold)."""
+def hold_write_lock(store: Store) -> Callable[[], None]:
+    """Another process's write transaction on the store's SQLite file, until the returned
+    function ends it: a write meanwhile leaves the loop and waits on SQLite's thread, where
+    its caller can be cancelled before it commits (PostgreSQL's transactions are cancelled
+    where they stand: nothing to hold)."""
     if not isinstance(store, SqliteStore):
         return lambda: None
-    gate = threading.Event()
-    held = asyncio.ensure_future(store.db._execute(gate.wait))
-    return lambda: (gate.set(), held)[0]
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+
+    def release() -> None:
+        other.execute("ROLLBACK")
+        other.close()
+
+    return release
 
 
 async def commit(store: Store, outbox: Outbox, *items: Owed, end: bool = False) -> None:
@@ -146,10 +152,11 @@ async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
     with pytest.raises(TypeError):  # fails inside the transaction, after the marks' DELETE
         await store.write(unencodable)
     outbox.done(shown[1])
-    release = hold_connection(store)
+    release = hold_write_lock(store)
     task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, end=True)))
     await asyncio.sleep(0)  # the write has begun: its marks are taken
     task.cancel()
+    await asyncio.sleep(0)  # the cancellation reached it (SQLite: waiting for the lock)
     release()
     with pytest.raises(asyncio.CancelledError):
         await task
