@@ -217,7 +217,8 @@ class Posts:
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         old = session.table_message_id
-        # a repost owed before the previous one was delivered: that one is the new table
+        # posted only while the table is still the one the repost replaces: once that post
+        # was made (by an item this one replaced, under delivery when this was owed), edit it
         repost = item.body.get("repost") and (old is None or old == item.body.get(
             "replaces", old))
         posted = session.timers.table_posted
