@@ -53,10 +53,13 @@ async def play_whole_game(world: World, humans: list[Member], ais: int, **option
 
 def check_goals(world: World, counts: dict[str, Any], humans: list[Member], start: int = 0
                 ) -> None:
-    """The issue's goals: no 429, one My hand per human, per round ≤ 3 creates ≤ 1 delete
+    """The issue's goals: no 429, no post sent twice (a replay: Discord answers it with the
+    message its nonce made, but it costs a request), one My hand per human, per round
+    ≤ 3 creates ≤ 1 delete
     (besides the game's final standings, one message);
     the table never pings; the last table is marked finished and has no buttons."""
     assert counts["429s"] == 0, counts
+    assert counts["replays"] == 0, counts  # an owed table, once posted, is edited
     assert counts.get("standings") == 1, counts
     for member in humans:
         assert counts["my_hand_by_user"].get(member.name, 0) <= 1, counts
