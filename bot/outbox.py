@@ -123,8 +123,6 @@ def take_over(item: Owed, old: Owed) -> None:
     posts only while that message is still the current one, and edits the post once it is
     made). Once ``old``'s post was made, an ``item`` owed since replaces that post: it is a
     repost of its own only if it asks for one itself (e.g. a new round), with its own nonce."""
-    if not old.body.get("repost"):
-        return
     if item.body.get("repost") and item.body.get("replaces") != old.body.get("replaces"):
         return
     item.body["repost"] = True
@@ -166,9 +164,9 @@ class Outbox:
                 continue
             if flying is not None and flying.kind == STATE and flying.key == item.key:
                 item.spare = flying.id
-            old = next((q for q in reversed(queued) if q.kind == STATE and q.key == item.key),
-                       None)  # (the newest: an item under delivery is still at the head)
-            if old is not None:
+            old = next((q for q in reversed(queued) if q.kind == STATE and q.key == item.key
+                        and q.body.get("repost")), None)  # (the newest; after a restart a
+            if old is not None:  # refresh may follow it; one under delivery is at the head)
                 take_over(item, old)
         return items
 

@@ -206,6 +206,31 @@ async def test_a_new_rounds_table_owed_after_the_last_post_is_a_post_of_its_own(
     await outbox.close()
 
 
+async def test_after_a_restart_a_move_takes_over_the_repost_behind_a_refresh(
+    store: Store,
+) -> None:
+    """A restarted process owes the stored repost, then a refresh of the table; a move
+    owed before they are delivered replaces both and still owes the repost."""
+    first = table(1, repost=True)
+    await owe(store, Outbox(store), first)  # the killed process's
+    outbox, shown = Outbox(store), []
+
+    async def courier(item: Owed, session: object) -> int | None:
+        shown.append(item)
+        return None
+
+    await outbox.load()
+    restored = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, version=1, sessions={})
+    outbox.refresh(restored, "table")  # type: ignore[arg-type]
+    assert [q.body.get("repost") for q in outbox.pending(CHANNEL)] == [True, None]
+    await owe(store, outbox, table(2))
+    outbox.courier = courier
+    await outbox.deliver(CHANNEL)
+    assert seen(shown) == [("table", 2)]
+    assert shown[0].body["repost"] and shown[0].nonce == first.nonce
+    await outbox.close()
+
+
 async def test_an_event_owed_meanwhile_is_shown_before_any_newer_table(store: Store) -> None:
     """A round ends while a table edit waits: the summary is posted first, then the new
     round's table; no table is drawn before the summary (rendered at delivery, it would
