@@ -3,8 +3,10 @@
 A committed change owes the table (one message per round, edited in place; posted
 anew at a new round, or when it is about an hour old: Discord limits edits to older
 messages, error 30046), the round summaries, notes and pings, the lobby, the final
-table and standings. A ping is never deleted: once its turn is over it is folded into
-a short line without the mention (no ghost notification).
+table and standings. A table posted anew notifies the humans whose hand the bot does not
+follow (its allowed mentions; bot/timers.py decides whom when the post is owed). A ping
+is never deleted: once its turn is over it is folded into a short line without the
+mention (no ghost notification).
 """
 
 from __future__ import annotations
