@@ -246,13 +246,15 @@ def table_message(
 
 
 def notify(tr: Translator, payload: Payload, users: Sequence[int]) -> None:
-    """A table posted as a new message tells ``users`` the game is on: it pings them (Discord
-    notifies on new messages only, and only the allowed mentions), built from ids alone."""
+    """A table posted as a new message tells ``users`` the game is on, below its turn line:
+    it pings them (Discord notifies on new messages only, and only the allowed mentions),
+    built from ids alone."""
     if not users:
         return
-    line = tr("{mentions}: your game is on. Press 🃏 **{button}** to see your hand and play.",
-              mentions=" ".join(f"<@{int(u)}>" for u in users), button=tr("My hand"))
-    payload.content = line if not payload.content else f"{line}\n{payload.content}"
+    line = tr("{mentions}: your game is on. Press 🃏 **My hand** to see your hand and play.",
+              mentions=" ".join(f"<@{int(u)}>" for u in users))
+    # the turn line stays first: whose turn it is reads first (and is the first mention)
+    payload.content = line if not payload.content else f"{payload.content}\n{line}"
     payload.mentions = [int(u) for u in users]
 
 
