@@ -117,6 +117,19 @@ def default_compose(session: Owing, changes: list[Change]) -> list[Owed]:
     return [Owed(session.guild_id, session.channel_id, STATE, key, session.version)]
 
 
+def take_over(item: Owed, old: Owed) -> None:
+    """``item`` replaces ``old``: it owes ``old``'s repost, the same one (its nonce: one post,
+    whoever makes it, a crash's retry included; and the message it ``replaces``: the courier
+    posts only while that message is still the current one, and edits the post once it is
+    made). Once ``old``'s post was made, an ``item`` owed since replaces that post: it is a
+    repost of its own only if it asks for one itself (e.g. a new round), with its own nonce."""
+    if item.body.get("repost") and item.body.get("replaces") != old.body.get("replaces"):
+        return
+    item.body["repost"] = True
+    item.body["replaces"] = old.body.get("replaces")
+    item.nonce = old.nonce
+
+
 class Outbox:
     """Queues of owed items per channel, mirrored from the store; delivers them in order."""
 
@@ -138,10 +151,11 @@ class Outbox:
 
     # ---- committing ------------------------------------------------------
     def compose(self, session: Owing, changes: list[Change]) -> list[Owed]:
-        """What this change owes. A state item replaces the older one of its key: it takes
-        over an undelivered repost (and its nonce: one post, whoever makes it); an older one
-        under delivery right now is spared in the store, so a crash redelivers both in order
-        (the nonce then finds the post already made)."""
+        """What this change owes. A state item replaces the older one of its key (queued,
+        or under delivery right now: that one is spared in the store, so a crash redelivers
+        both in order) and takes over its repost (:func:`take_over`). The older one may be
+        drawn and delivered after this item was composed, before it is committed (the
+        commit awaits the store): whether its post was made is known only at delivery."""
         items = self.composer(session, changes)
         queued = self._queues.get(session.channel_id, [])
         flying = self._in_flight.get(session.channel_id)
@@ -150,11 +164,10 @@ class Outbox:
                 continue
             if flying is not None and flying.kind == STATE and flying.key == item.key:
                 item.spare = flying.id
-            old = next((q for q in queued if q.kind == STATE and q.key == item.key
-                        and q is not flying), None)
-            if old is not None and old.body.get("repost"):
-                item.body["repost"] = True
-                item.nonce = old.nonce
+            old = next((q for q in reversed(queued) if q.kind == STATE and q.key == item.key
+                        and q.body.get("repost")), None)  # (the newest; after a restart a
+            if old is not None:  # refresh may follow it; one under delivery is at the head)
+                take_over(item, old)
         return items
 
     def committed(

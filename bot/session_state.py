@@ -99,6 +99,8 @@ class TimerState:
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
     ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, nonce, message
     table_posted: float | None = None  # when the table message was posted (edits age out)
+    notified: dict[str, Any] | None = None  # the round's table post mentions: round, seats,
+    # posted (bot/timers.py decides them when the post is owed; cogs/posts.py renders them)
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
     def ping_at(self, delay: float, live_until: float | None = None,
@@ -107,16 +109,27 @@ class TimerState:
 
         ``followed``: the bot knows which hands are open (cogs/hands.py); a player whose
         hand is not live (``live_until``: when its token stops being used, None: not open)
-        cannot see their turn come, so they are pinged at once, or when the token expires."""
+        cannot see their turn come, so they are pinged at once, or when the token expires;
+        unless the round's table post notified them (:meth:`notified_seat`): then they
+        wait the delay like an open hand."""
         if self.turn_started is None or self.turn_seat is None:
             return None
         if self.turn_timeout > 0:
             delay = min(delay, self.turn_timeout / 2)
         due = self.turn_started + delay
-        if followed:
+        if followed and not self.notified_seat(self.turn_seat):
             due = max(self.turn_started, min(due, live_until if live_until is not None
                                              else self.turn_started))
         return due
+
+    def notify(self, round_no: int, seats: list[int], posted: bool = False) -> None:
+        """The table post owed for round ``round_no`` mentions ``seats`` (``posted``: it is
+        out already)."""
+        self.notified = {"round": round_no, "seats": sorted(seats), "posted": posted}
+
+    def notified_seat(self, seat: int) -> bool:
+        """Whether the current round's table post notified ``seat``."""
+        return self.notified is not None and seat in self.notified["seats"]
 
     @property
     def deadline(self) -> float | None:
@@ -142,6 +155,7 @@ class TimerState:
             "seen": self.seen,
             "ping": self.ping,
             "table_posted": self.table_posted,
+            "notified": self.notified,
         }
 
     @classmethod
@@ -161,4 +175,5 @@ class TimerState:
             seen=data.get("seen"),
             ping=data.get("ping"),
             table_posted=data.get("table_posted"),
+            notified=data.get("notified"),  # (absent in older snapshots: nobody notified)
         )

@@ -238,6 +238,7 @@ class Timers(Protocol):
     def observe(self, session: Session) -> None: ...  # a change, in the lock, before its save
     def arm(self, session: Session) -> None: ...  # after a publish or a restore
     def cancel(self, channel_id: int) -> None: ...
+    def unfollowed(self, session: Session) -> list[int]: ...  # whom a new table notifies
     async def close(self) -> None: ...
 
 
@@ -251,6 +252,10 @@ class Unattended:
         """Nothing to do without the policy."""
 
     observe = wake = arm = cancel = _nothing
+
+    def unfollowed(self, session: Session) -> list[int]:
+        """Nobody's hand is known to follow the game: every human seat."""
+        return [i for i, seat in enumerate(session.seats) if not seat.is_ai]
 
     async def close(self) -> None:
         """Nothing to stop."""

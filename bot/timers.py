@@ -12,11 +12,17 @@ sooner deadline cancels it (a cancellation per move left a ``CancelledError``, i
 and frames in a cycle for the collector, about 1,900 a minute under load):
 
 - lobby: a lobby nobody started expires ``LOBBY_TTL`` after it opened;
+- notify: when a round's table is owed as a new message (game start, new round),
+  :meth:`Watchdog.observe` records in ``TimerState.notified`` the human seats whose hand
+  does not follow the game then (at game start: every human); that post mentions them
+  (Discord notifies on new messages only; its later edits mention nobody). A table posted
+  anew mid-round (too old to edit, or deleted) mentions and adds who is unfollowed then;
 - remind: the one ping policy: once a human's turn has waited ``ping_delay`` seconds
   (``LAMA_PING_DELAY``, default 10; at most half the turn timeout) without them acting,
-  one short public message mentions that player (the table itself never pings: it is
-  edited in place, and Discord pings on new messages only); at once if their hand
-  message cannot follow the game (never opened, or its token is too old: ``hand_until``);
+  one short public message mentions that player (the table is edited in place, so it
+  cannot tell them); at once if their hand message cannot follow the game (never opened,
+  or its token is too old: ``hand_until``) and the round's table post did not notify them
+  (e.g. their token expired mid-round): a notified player waits the delay too;
 - turn: at the deadline the rule set's default action (bot/defaults.py); a seat
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
@@ -121,6 +127,12 @@ class Watchdog:
             state.seen = len(history)
             if state.last_human_at is None:
                 state.last_human_at = now
+            round_no = game.state.round_no
+            if state.notified is None or state.notified.get("round") != round_no:
+                # a round just dealt (its table is posted anew), or a snapshot from before
+                # the notified set, restored mid-round: its post notified nobody
+                dealt = game.round_start == len(history)
+                state.notify(round_no, self.unfollowed(session) if dealt else [], not dealt)
             seat = game.to_act
             if seat is None or session.seats[seat].is_ai:
                 state.clear_turn()
@@ -128,6 +140,20 @@ class Watchdog:
                 state.turn_seat, state.turn_key = seat, len(history)
                 state.turn_started, state.reminded = now, False
         self.arm(session)
+
+    def unfollowed(self, session: Session) -> list[int]:
+        """The human seats whose hand does not follow the game now (never opened, another
+        game's, or its token too old): a new table post notifies them. Without the table
+        cog (no ``hand_until``) nobody is known to follow."""
+        now = self.clock.now()
+        seats = []
+        for index, seat in enumerate(session.seats):
+            if seat.is_ai:
+                continue
+            until = self.hand_until(session, index) if self.hand_until is not None else None
+            if until is None or until <= now:
+                seats.append(index)
+        return seats
 
     def next_due(self, session: Session) -> tuple[float, str] | None:
         """The next deadline of ``session`` and what it is, or None."""

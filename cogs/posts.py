@@ -3,8 +3,10 @@
 A committed change owes the table (one message per round, edited in place; posted
 anew at a new round, or when it is about an hour old: Discord limits edits to older
 messages, error 30046), the round summaries, notes and pings, the lobby, the final
-table and standings. A ping is never deleted: once its turn is over it is folded into
-a short line without the mention (no ghost notification).
+table and standings. A table posted anew notifies the humans whose hand the bot does not
+follow (its allowed mentions; bot/timers.py decides whom when the post is owed). A ping
+is never deleted: once its turn is over it is folded into a short line without the
+mention (no ghost notification).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
-from cogs.render import Payload, table_message
+from cogs.render import Payload, notify, table_message
 from cogs.wire import edit_message
 from game import EventKind, visible_to
 from game.record import to_dict
@@ -217,7 +219,8 @@ class Posts:
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         old = session.table_message_id
-        # a repost owed before the previous one was delivered: that one is the new table
+        # posted only while the table is still the one the repost replaces: once that post
+        # was made (by an item this one replaced, under delivery when this was owed), edit it
         repost = item.body.get("repost") and (old is None or old == item.body.get(
             "replaces", old))
         posted = session.timers.table_posted
@@ -238,14 +241,44 @@ class Posts:
                 log.info("the table of channel %s is too old to edit; posting it again",
                          session.channel_id)
         sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
+        first = self._notify(tr, session, payload)
         message = await channel.send(nonce=item.nonce, **payload.kwargs())
         session.table_message_id = message.id
         session.timers.table_posted = sent_at  # saved with the next write
+        if first is not None and first is session.timers.notified:  # (not a newer round's)
+            first["posted"] = True  # saved with the next write
         if stale(message, payload):  # the nonce returned a post made for an earlier state
+            payload.mentions = []  # (an edit notifies nobody; it pings nobody either)
             await message.edit(**payload.kwargs())
         if old is not None and old != message.id:
             await self._retire(channel, old)
         return message.id
+
+    def _notify(self, tr: Translator, session: Session, payload: Payload
+                ) -> dict[str, Any] | None:
+        """The table is posted as a new message: it notifies the humans who cannot see the
+        game otherwise. The round's first post mentions the seats the watchdog chose when it
+        was owed (``TimerState.notified``, saved: a restart renders the same); a table posted
+        anew mid-round (too old, or gone), whoever does not follow the game now, who are
+        then notified too (their ping waits the delay). The round's first post: its set."""
+        state, game, watchdog = session.timers, session.game, self.bot.sessions.timers
+        round_no = game.state.round_no if game is not None else 0
+        told = state.notified
+        first = told if told is not None and told.get("round") == round_no and not told.get(
+            "posted") else None
+        if first is not None:
+            seats = list(first["seats"])
+        else:
+            seats = watchdog.unfollowed(session)
+            if told is not None and told.get("round") == round_no:
+                told["seats"] = sorted({*told["seats"], *seats})
+            else:
+                state.notify(round_no, seats, posted=True)
+            watchdog.arm(session)  # their ping waits the delay now
+        users = [s.user_id for i, s in enumerate(session.seats) if i in seats and not s.is_ai
+                 and s.user_id is not None]
+        notify(tr, payload, users)
+        return first
 
     async def _final_table(
         self, channel: discord.PartialMessageable, item: Owed, session: Session | None

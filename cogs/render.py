@@ -191,8 +191,9 @@ def table_message(
 ) -> Payload:
     """The public table: everything public, the log, whose turn it is and its deadline.
 
-    It never pings (it is edited in place; the ping is its own short message, bot/timers.py),
-    so its mention of the player to act only names them."""
+    It pings nobody (it is edited in place; the ping is its own short message, bot/timers.py),
+    so its mention of the player to act only names them; posted as a new message it
+    notifies the players :func:`notify` is given."""
     embed = discord.Embed(
         title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR,
         timestamp=datetime.datetime.now(datetime.UTC),  # "as of": edits may be merged
@@ -242,6 +243,19 @@ def table_message(
     buttons = Components([[button(custom_id("hand", game), clip(tr("My hand"), BUTTON_LABEL),
                                   PRIMARY, "🃏")]])
     return Payload(content=content, embed=embed, view=buttons, mention=mention)
+
+
+def notify(tr: Translator, payload: Payload, users: Sequence[int]) -> None:
+    """A table posted as a new message tells ``users`` the game is on, below its turn line:
+    it pings them (Discord notifies on new messages only, and only the allowed mentions),
+    built from ids alone."""
+    if not users:
+        return
+    line = tr("{mentions}: your game is on. Press 🃏 **My hand** to see your hand and play.",
+              mentions=" ".join(f"<@{int(u)}>" for u in users))
+    # the turn line stays first: whose turn it is reads first (and is the first mention)
+    payload.content = line if not payload.content else f"{payload.content}\n{line}"
+    payload.mentions = [int(u) for u in users]
 
 
 _LOG_LINES: dict[tuple[str, Event, tuple[str, ...]], str | None] = {}

@@ -284,6 +284,7 @@ class FakeDiscord:
             webhook_id=self.application_id if webhook else None,
         )
         msg.apply(body)
+        msg.ping(body)
         msg.flags |= flags
         self.messages[msg.id] = msg
         return msg

@@ -147,6 +147,7 @@ class Message:
         self.deleted = False
         self.interaction_metadata: dict[str, Any] | None = None
         self.edits = 0
+        self.pinged: list[int] = []  # the users its creation notified (:meth:`ping`)
 
     # --- wire format -------------------------------------------------------------------
     def apply(self, body: dict[str, Any]) -> None:
@@ -164,6 +165,17 @@ class Message:
             self.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep
         if "attachments" in body:
             self.attachments = [a for a in body["attachments"] or [] if "url" in a]
+
+    def ping(self, body: dict[str, Any]) -> None:
+        """On creation: the users it notifies, as Discord does: those mentioned in its
+        content that its ``allowed_mentions`` allow (absent: every mention). An edit
+        notifies nobody."""
+        mentioned = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
+        allowed = body.get("allowed_mentions")
+        if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+            ids = {int(u) for u in allowed.get("users") or []}
+            mentioned = {u: None for u in mentioned if u in ids}
+        self.pinged = list(mentioned)
 
     def payload(self) -> dict[str, Any]:
         guild = self.channel.guild

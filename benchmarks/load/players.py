@@ -2,9 +2,13 @@
 
 A player acts on what Discord shows them: their ephemeral hand when it shows their turn
 (answered to their click, or edited by the bot when their turn comes), else the public table
-naming them (then they press My hand). Before each move they think for an exponentially
-distributed time (``--think-mean``, seeded per game). Both bots (lama and the baseline) draw
-the same custom_ids and labels, so the same players play both.
+naming them (then they press My hand). A newly posted table that notifies them (an allowed
+mention of their id: ``Message.pinged`` in the fake; lama's table post at a game's or round's
+start, for whoever has no hand open) makes them press My hand at once, as a notified player
+would, whether or not it is their turn; the baseline's table notifies nobody. Before each
+move they think for an exponentially distributed time (``--think-mean``, seeded per game).
+Both bots (lama and the baseline) draw the same custom_ids and labels, so the same players
+play both.
 """
 
 from __future__ import annotations
@@ -118,6 +122,7 @@ class Table:
     final: Message | None = None
     wake: asyncio.Future[None] | None = None
     opened_from: tuple[int, int] | None = None  # the table state we last pressed My hand for
+    told_from: int | None = None  # the table post whose notified players pressed My hand
     actions: int = 0
     playing: bool = False
     outcome: str = "unstarted"
@@ -243,6 +248,12 @@ class Players:
                     self.stats.turn_wait.append(time.monotonic() - game.progress)
                 await self.move(game, seat, rng)
                 continue
+            if game.table is not None and game.table.id != game.told_from:
+                game.told_from = game.table.id  # a new post: whom it notified look at once
+                told = [by_id[u] for u in game.table.pinged if u in by_id]
+                if told:
+                    await asyncio.gather(*(self.open_hand(game, s) for s in told))
+                    continue
             match = MENTION.search(game.table.content or "") if game.table else None
             named = by_id.get(int(match[1])) if match else None
             quiet = time.monotonic() - game.progress

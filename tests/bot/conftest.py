@@ -112,8 +112,8 @@ async def world(settings: Settings, request: pytest.FixtureRequest) -> AsyncIter
     """The bot runs on a manual clock nobody advances: its timers (a ping once a turn has
     waited 10 s, a turn's default action after 120 s) fire only where a test says, never
     because a busy machine made a turn last that long in real time (a ping is a channel
-    message: tests/bot/test_traffic_games.py counts them). A ping due at once (a hand never
-    opened) still goes out."""
+    message: tests/bot/test_traffic_games.py counts them). A ping due at once (a hand that
+    cannot follow the game, whom the round's table post did not notify) still goes out."""
     pacing = pacing_of(request)
     async with FakeDiscord(transcript_dir=transcript_dir(request), pacing=pacing) as fake:
         guild = fake.add_guild("Lama Club")

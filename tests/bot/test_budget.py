@@ -99,8 +99,9 @@ async def owe(store: Store, outbox: Outbox, *items: Owed) -> None:
     outbox.committed(None, CHANNEL, write.owed)
 
 
-def table(version: int, repost: bool = False) -> Owed:
-    return Owed(GUILD, CHANNEL, STATE, "table", version, {"repost": repost, "replaces": 10})
+def table(version: int, repost: bool = False, replaces: int = 10) -> Owed:
+    return Owed(GUILD, CHANNEL, STATE, "table", version,
+                {"repost": repost, "replaces": replaces})
 
 
 def summary(version: int) -> Owed:
@@ -154,6 +155,79 @@ async def test_a_new_rounds_table_replaced_while_it_waited_is_still_posted_anew(
     assert seen(shown) == [("table", 2)]
     assert shown[0].body["repost"] and shown[0].nonce == first.nonce, (
         "edited into the old round's table instead of posted below its summary")
+    await outbox.close()
+
+
+async def test_a_table_owed_while_a_repost_is_posted_carries_that_repost(store: Store) -> None:
+    """The new round's table is being posted when the next move owes a table: the newer one
+    carries the repost, its nonce and the message it replaces (the courier posts only while
+    that is still the table, cogs/posts.py). Here the post fails: the newer table posts it,
+    with the same nonce (one post even if the failed request went through), rather than
+    editing the old round's table."""
+    first = table(1, repost=True)
+    outbox, shown, posting, failed = Outbox(store), [], asyncio.Event(), asyncio.Event()
+
+    async def courier(item: Owed, session: object) -> int | None:
+        shown.append(item)
+        if item is first:
+            posting.set()
+            await failed.wait()
+            raise RuntimeError("the post failed")
+        return None
+
+    outbox.courier = courier
+    await owe(store, outbox, first)
+    delivery = asyncio.ensure_future(outbox.deliver(CHANNEL))
+    await posting.wait()
+    await owe(store, outbox, table(2))
+    failed.set()
+    await delivery
+    await outbox.deliver(CHANNEL)  # (the retry, without waiting for its timer)
+    assert seen(shown) == [("table", 1), ("table", 2)]
+    again = shown[1]
+    assert again.body["repost"] and again.nonce == first.nonce and again.body["replaces"] == 10
+    await outbox.close()
+
+
+async def test_a_new_rounds_table_owed_after_the_last_post_is_a_post_of_its_own(
+    store: Store,
+) -> None:
+    """A waiting repost whose post was made meanwhile (the table moved on: the newer item
+    replaces another message) is not the new round's post: that one keeps its own nonce."""
+    first = table(1, repost=True)
+    outbox, gate, shown, delivery = await gated(store, first)
+    newer = table(2, repost=True, replaces=20)
+    nonce = newer.nonce
+    await owe(store, outbox, newer)
+    gate.open.set()
+    await delivery
+    assert seen(shown) == [("table", 2)]
+    assert shown[0].nonce == nonce != first.nonce and shown[0].body["replaces"] == 20
+    await outbox.close()
+
+
+async def test_after_a_restart_a_move_takes_over_the_repost_behind_a_refresh(
+    store: Store,
+) -> None:
+    """A restarted process owes the stored repost, then a refresh of the table; a move
+    owed before they are delivered replaces both and still owes the repost."""
+    first = table(1, repost=True)
+    await owe(store, Outbox(store), first)  # the killed process's
+    outbox, shown = Outbox(store), []
+
+    async def courier(item: Owed, session: object) -> int | None:
+        shown.append(item)
+        return None
+
+    await outbox.load()
+    restored = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, version=1, sessions={})
+    outbox.refresh(restored, "table")  # type: ignore[arg-type]
+    assert [q.body.get("repost") for q in outbox.pending(CHANNEL)] == [True, None]
+    await owe(store, outbox, table(2))
+    outbox.courier = courier
+    await outbox.deliver(CHANNEL)
+    assert seen(shown) == [("table", 2)]
+    assert shown[0].body["repost"] and shown[0].nonce == first.nonce
     await outbox.close()
 
 

@@ -30,6 +30,7 @@ from fakediscord import (
 )
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import Turn, click_and_confirm, current
+from tests.bot.traffic import table_round
 
 WAIT = 5.0
 
@@ -114,19 +115,38 @@ def posted_body(fake: FakeDiscord, content: str) -> dict[str, Any]:
 # ---- turn timers -------------------------------------------------------------------------
 
 
-async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: Club) -> None:
-    """ana never opened her hand: pinged at once; ben's is open: pinged after the delay.
-    Each ping is folded into a line without the mention once that turn is over."""
+def table_posts(fake: FakeDiscord) -> list[dict[str, Any]]:
+    """The JSON bodies the bot sent to post a table (a create with a round's embed)."""
+    return [e["body"] for e in fake.entries if e["kind"] == "rest" and e["method"] == "POST"
+            and table_round(e.get("body")) is not None]
+
+
+async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_default_quits(
+    club: Club,
+) -> None:
+    """Nobody's hand is open at the start: the table's post notifies ana and ben (Discord
+    notifies on new messages only), so nobody is pinged at once. ana ignores it: pinged once
+    after the delay; ben's hand is open: pinged after the delay too. Each ping is folded into
+    a line without the mention once that turn is over."""
     reminder = club.channel.wait_for_message(is_note("⏰"))
-    await club.start_game()
-    note = await reminder
-    assert note.content == f"⏰ <@{club.ana.id}>, it is your turn.", "at once: no hand open"
-    mentions = posted_body(club.fake, note.content)["allowed_mentions"]
-    assert [int(u) for u in mentions["users"]] == [club.ana.id] and not mentions["parse"]
+    table = await club.start_game()
+    assert table.pinged == [club.ana.id, club.ben.id], "the post notified both humans"
+    [body] = table_posts(club.fake)
+    allowed = body["allowed_mentions"]
+    assert sorted(int(u) for u in allowed["users"]) == sorted([club.ana.id, club.ben.id])
+    assert not allowed["parse"], "only those users, never everyone or roles"
+    assert f"<@{club.ana.id}> <@{club.ben.id}>: your game is on." in table.content
+    assert f"<@{club.ana.id}>, it is your turn" in table.content, "the turn line, as always"
     hand = await club.ben.slash(club.channel, "lama hand")  # ben keeps his hand open
     assert hand.ephemeral
+    club.advance(DEFAULT_PING_DELAY)
+    note = await reminder  # the first ping: after the delay, not at once
+    assert note.content == (f"⏰ <@{club.ana.id}>, it is still your turn: 110 seconds left, "
+                            "then the bot plays for you.")
+    mentions = posted_body(club.fake, note.content)["allowed_mentions"]
+    assert [int(u) for u in mentions["users"]] == [club.ana.id] and not mentions["parse"]
     timed_out = club.channel.wait_for_message(is_note("ran out of time"))
-    club.advance(120)
+    club.advance(120 - DEFAULT_PING_DELAY)
     out = await timed_out
     assert "ana quit the round" in out.content and "AI" not in out.content, "once, not twice"
     await club.fake.notifier.wait_for(lambda: "turn is over" in note.content or None, WAIT,
@@ -134,6 +154,11 @@ async def test_afk_reminder_pings_only_the_player_then_the_default_quits(club: C
     assert note.content == "⏰ ana was pinged; that turn is over." and not note.deleted, (
         "never a ghost ping")
     await club.turn_of(club.ben)
+    edits = [e for e in club.fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
+             and e["path"].endswith(f"/messages/{table.id}")]
+    assert edits and all(not e["body"]["allowed_mentions"].get("users") for e in edits), (
+        "the table's edits mention nobody")
+    assert len(table_posts(club.fake)) == 1, "one table post this round"
     assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0
     later = club.channel.wait_for_message(is_note("⏰ <@"))
     club.advance(DEFAULT_PING_DELAY)
@@ -289,9 +314,7 @@ async def lost(bot: LamaBot) -> asyncio.Future[Any]:
 
 
 async def test_a_deleted_channel_ends_the_game(club: Club) -> None:
-    pinged = club.channel.wait_for_message(is_note("⏰ <@"))
     await club.start_game()
-    await pinged  # (ana never opened her hand: pinged at once)
     session = club.bot.sessions.get(club.channel.id)
     assert session is not None
     ended = await lost(club.bot)
@@ -304,15 +327,13 @@ async def test_a_deleted_channel_ends_the_game(club: Club) -> None:
 
 
 async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -> None:
-    pinged = club.channel.wait_for_message(is_note("⏰ <@"))
     await club.start_game()
-    await pinged  # (ana never opened her hand: pinged at once)
     session = club.bot.sessions.get(club.channel.id)
     assert session is not None
     await club.channel.set_permissions(club.guild.me, deny=SEND_MESSAGES)
     ended = await lost(club.bot)
     await club.act(club.ana, "Draw")  # the answer is fine; the table is edited in place
-    club.advance(DEFAULT_PING_DELAY)  # ben's ping (at once: no hand open) is a new message: 403
+    club.advance(DEFAULT_PING_DELAY)  # ben's ping (notified at the start) is a new message: 403
     assert await ended is session
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)

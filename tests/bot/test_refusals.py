@@ -92,16 +92,47 @@ async def test_stop_needs_host_or_moderator(world: World) -> None:
     assert "No finished games" in board.message.text
 
 
-async def test_the_table_names_the_player_to_act_and_pings_nobody(world: World) -> None:
-    """It is edited in place all round long; the ping is its own message (bot/timers.py)."""
-    await start_game(world)
+async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
+    world: World,
+) -> None:
+    """Nobody's hand is open at the start: the table's post notifies every human, never the
+    AI, and no ping is posted besides. Then it is edited in place all round long, pinging
+    nobody (the ping is its own message, bot/timers.py)."""
+    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Add AI")
+    await world.ana.click(lobby, "Start")
+    turn = await world.fake.notifier.wait_for(lambda: current(world.table), 5, "the table")
+    assert turn.table is not None
+    humans = sorted([world.ana.id, world.ben.id])
+    assert sorted(turn.table.pinged) == humans, "the post notified the humans"
     posts = [e["body"] for e in world.fake.entries
              if e.get("kind") == "rest" and e.get("method") == "POST"
-             and e["path"].endswith("/messages") and "your turn" in str(e.get("body"))]
-    assert posts, "the table was posted with a mention"
-    allowed = posts[-1]["allowed_mentions"]
-    assert allowed["parse"] == [] and not allowed.get("users")
-    assert f"<@{world.ana.id}>" in posts[-1]["content"]
+             and e["path"].endswith("/messages")]
+    [table] = [p for p in posts if p.get("embeds")]
+    allowed = table["allowed_mentions"]
+    assert allowed["parse"] == [] and sorted(int(u) for u in allowed["users"]) == humans
+    assert "your game is on" in table["content"]
+    assert not any("⏰" in str(p.get("content")) for p in posts), "no ping at the start"
+    while turn.user_id not in (world.ana.id, world.ben.id):  # (the AI may play first)
+        turn = await world.fake.notifier.wait_for(
+            lambda seen=turn.stamp: t if (t := current(world.table)) is not None
+            and t.stamp != seen else None, 5, "the table to change")
+    member = world.ana if turn.user_id == world.ana.id else world.ben
+    assert turn.table is not None
+    hand = (await member.click(turn.table, "My hand")).message
+    assert hand is not None
+    seen = turn.stamp
+    await member.click(hand, next(c for c in action_buttons(hand) if ":act:" in c))
+    await world.fake.notifier.wait_for(
+        lambda: t if (t := current(world.table)) is not None and t.stamp != seen else None,
+        5, "the table edited")
+    edits = [e["body"] for e in world.fake.entries
+             if e.get("kind") == "rest" and e.get("method") == "PATCH"
+             and e["path"].endswith(f"/messages/{turn.table.id}")]
+    assert edits, "the table is edited in place"
+    assert all(not e["allowed_mentions"].get("users") for e in edits), "edits ping nobody"
 
 
 async def test_host_stops_a_lobby(world: World) -> None:

@@ -49,6 +49,9 @@ async def test_a_table_an_hour_old_is_posted_anew_instead_of_edited(club: Club) 
     await club.act(club.ben, "Draw")
     table = await next_table(club, club.ana)
     assert table.id != first.id, "an hour old: posted anew"
+    assert table.pinged == [club.ana.id], (
+        "the new post notifies whom the bot cannot follow now: ana's hand token is too old, "
+        "ben's was opened just now")
     await club.fake.notifier.wait_for(lambda: first.deleted or None, 5, "the old table gone")
     assert not [r for r in club.fake.refusals if r.code == 30046]
     await club.act(club.ana, "Draw")

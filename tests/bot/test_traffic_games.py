@@ -53,20 +53,30 @@ async def play_whole_game(world: World, humans: list[Member], ais: int, **option
 
 def check_goals(world: World, counts: dict[str, Any], humans: list[Member], start: int = 0
                 ) -> None:
-    """The issue's goals: no 429, one My hand per human, per round ≤ 3 creates ≤ 1 delete
-    (besides the game's final standings, one message);
-    the table never pings; the last table is marked finished and has no buttons."""
+    """The issue's goals: no 429, no post sent twice (a replay: Discord answers it with the
+    message its nonce made, but it costs a request), one My hand per human, per round
+    ≤ 3 creates ≤ 1 delete (besides the game's final standings, one message); only the
+    game's first table post notifies (every human: no hand is open yet), later ones and
+    every edit ping nobody; the last table is marked finished and has no buttons."""
     assert counts["429s"] == 0, counts
+    assert counts["replays"] == 0, counts  # an owed table, once posted, is edited
     assert counts.get("standings") == 1, counts
     for member in humans:
         assert counts["my_hand_by_user"].get(member.name, 0) <= 1, counts
     for n, per in counts["per_round"].items():
         assert per.get("creates", 0) <= 3, (n, counts)
         assert per.get("deletes", 0) <= 1, (n, counts)
+    first: str | None = None  # the nonce of the game's first table post
     for entry in world.fake.entries[start:]:
         body = entry.get("body")
         if entry["kind"] == "rest" and table_round(body) is not None:
-            assert not (body.get("allowed_mentions") or {}).get("users"), "a table never pings"
+            users = sorted(int(u) for u in (body.get("allowed_mentions") or {}).get("users")
+                           or [])
+            if entry["method"] == "POST" and first in (None, body.get("nonce")):
+                first = body.get("nonce")  # (a post sent again with its nonce: a replay)
+                assert users == sorted(m.id for m in humans), "the start notifies the humans"
+            else:
+                assert not users, "later tables (every hand open) and edits ping nobody"
     tables = [m for m in world.table.messages if table_round_of(m) is not None]
     assert tables and not any(is_table(m) for m in tables), "no live table is left"
     last = tables[-1]
