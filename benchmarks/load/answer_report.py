@@ -30,9 +30,9 @@ SEGMENTS = (  # (name, from, to): in the order an answer travels
     ("bot: action task starts", "handler", "act"),
     ("bot: session lock wait", "act", "locked"),
     ("bot: engine + compose", "locked", "write"),
-    ("bot: store job queued (SQLite's thread)", "write", "db_start"),
-    ("bot: store job: statements + commit", "db_start", "db_end"),
-    ("bot: store job back on the loop", "db_end", "stored"),
+    ("bot: store: to the transaction (0 on the loop)", "write", "db_start"),
+    ("bot: store: statements + commit", "db_start", "db_end"),
+    ("bot: store: back to the action", "db_end", "stored"),
     ("bot: after the write", "stored", "acted"),
     ("bot: render (hand; answering lock)", "acted", "post"),
     ("bot: handler to answer (no action)", "handler", "post"),
@@ -150,7 +150,7 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float,
                          **machine(tail)},
         "all_answers": machine(joined),
         "segments": rows,
-        "store_job_in_sqlite": {what: f"{len(v)}x, p50 {1000 * _pct([h for h, _ in v], 0.5):.1f} "
+        "store_transactions": {what: f"{len(v)}x, p50 {1000 * _pct([h for h, _ in v], 0.5):.1f} "
                             f"p99 {1000 * _pct([h for h, _ in v], 0.99):.1f} max "
                             f"{1000 * max(h for h, _ in v):.1f} ms"
                             for what, v in sorted(holds.items())},

@@ -216,6 +216,22 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
 
     bot.store.SqliteStore._transact = traced_transact  # type: ignore[method-assign]
+    import bot.sqlite_writer
+
+    on_loop = bot.sqlite_writer.LoopWriter.transact
+
+    def traced_on_loop(self: Any, work: Any, sql: Any) -> Any:  # a write on the loop itself
+        start = now()
+        try:
+            return on_loop(self, work, sql)
+        finally:
+            end, iid = now(), current.get()
+            if iid is not None:
+                stamps.setdefault(iid, {}).setdefault("db_start", start)
+                stamps[iid].setdefault("db_end", end)
+            holds.append((start, label.get(), end - start, 0))
+
+    bot.sqlite_writer.LoopWriter.transact = traced_on_loop  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
 
     async def create_interaction_response(self: Any, interaction_id: int, token: str,

@@ -88,7 +88,7 @@ def test_the_bot_is_traced_only_when_asked() -> None:
 def test_a_traced_run_says_where_the_answers_time_went() -> None:
     out = bench("--no-baseline", "--trace")
     assert "answer trace (play answers after the burst; ms):" in out, out
-    for segment in ("bot: store write lock wait", "wire + fake loop: answer reaches the fake",
+    for segment in ("bot: store: statements + commit", "wire + fake loop: answer reaches the fake",
                     "bot_loop: lag_over_1ms", "bot_heap_at_end: {'rss_kb'",
                     "unreachable_found"):
         assert segment in out, out
