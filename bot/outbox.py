@@ -22,6 +22,7 @@ redelivers, which edits in place or meets the nonce.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
@@ -43,6 +44,13 @@ PARALLEL_CHANNELS = 8  # channels delivered at once at start-up
 def new_nonce() -> str:
     """A message nonce (Discord allows 25 characters)."""
     return secrets.token_hex(10)
+
+
+def derived_nonce(nonce: str, tag: str) -> str:
+    """The nonce of a post an item makes in place of the one its own ``nonce`` stands for
+    (e.g. that post was deleted: Discord answers its nonce with Unknown Message for minutes).
+    The same for every attempt (a crash's retry meets the post made), another per ``tag``."""
+    return hashlib.blake2b(f"{nonce}/{tag}".encode(), digest_size=10).hexdigest()
 
 
 @dataclass

@@ -211,6 +211,11 @@ class Persistence:
             for i, seat in enumerate(session.seats):
                 seat.away = i in meta.get("away", ())
             session._make_players()
+        if session.game is not None and session.timers.notified is None:
+            # saved before the notified set: whom the round's post mentioned is unknown, so
+            # nobody counts as notified (a human the bot cannot follow is pinged at once); a
+            # post of that round still owed mentions whoever does not follow then
+            session.timers.notify(session.game.state.round_no, [], posted=True)
         return session
 
 

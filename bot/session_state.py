@@ -175,5 +175,6 @@ class TimerState:
             seen=data.get("seen"),
             ping=data.get("ping"),
             table_posted=data.get("table_posted"),
-            notified=data.get("notified"),  # (absent in older snapshots: nobody notified)
+            notified=data.get("notified"),  # (absent in older snapshots: nobody notified;
+            # Session.restore records that for the round it restores, bot/persistence.py)
         )

@@ -129,8 +129,9 @@ class Watchdog:
                 state.last_human_at = now
             round_no = game.state.round_no
             if state.notified is None or state.notified.get("round") != round_no:
-                # a round just dealt (its table is posted anew), or a snapshot from before
-                # the notified set, restored mid-round: its post notified nobody
+                # a round just dealt (its table is posted anew); otherwise (a game restored
+                # from a snapshot older than the set gets one at restore, bot/persistence.py:
+                # nobody notified) its post notified nobody
                 dealt = game.round_start == len(history)
                 state.notify(round_no, self.unfollowed(session) if dealt else [], not dealt)
             seat = game.to_act

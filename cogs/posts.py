@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Translator
-from bot.outbox import EVENT, STATE, ChannelGone, Owed
+from bot.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
 from bot.sessions import Change, Session, Status
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
@@ -219,10 +219,18 @@ class Posts:
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         old = session.table_message_id
+        nonce = item.nonce
         # posted only while the table is still the one the repost replaces: once that post
         # was made (by an item this one replaced, under delivery when this was owed), edit it
         repost = item.body.get("repost") and (old is None or old == item.body.get(
             "replaces", old))
+        owed = round_post_owed(session)
+        if not repost and old is not None and owed is not None:
+            if owed["seats"]:  # that post was the round before's (under way when this round
+                # was dealt): this round's own post, which notifies, under a nonce of its own
+                repost, nonce = True, derived_nonce(item.nonce, f"round {owed['round']}")
+            else:
+                owed["posted"] = True  # nobody to notify: an edit shows the round
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
         if aged and not repost and old is not None:
@@ -234,19 +242,22 @@ class Posts:
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
-                old = None
+                # (not under this item's nonce: it may be the deleted post's, which Discord
+                # answers with Unknown Message for minutes; the same for every retry)
+                nonce, old = derived_nonce(item.nonce, f"gone {old}"), None
             except discord.HTTPException as error:
                 if error.code != TOO_OLD_TO_EDIT:
                     raise
                 log.info("the table of channel %s is too old to edit; posting it again",
                          session.channel_id)
         sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
-        first = self._notify(tr, session, payload)
-        message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        first, users = self._notify(tr, session, payload)
+        message = await channel.send(nonce=nonce, **payload.kwargs())
         session.table_message_id = message.id
         session.timers.table_posted = sent_at  # saved with the next write
-        if first is not None and first is session.timers.notified:  # (not a newer round's)
-            first["posted"] = True  # saved with the next write
+        if first is not None and first is session.timers.notified and {*users} <= {
+                u.id for u in message.mentions}:  # (not a newer round's; and the post that
+            first["posted"] = True  # the nonce found did mention them) saved with next write
         if stale(message, payload):  # the nonce returned a post made for an earlier state
             payload.mentions = []  # (an edit notifies nobody; it pings nobody either)
             await message.edit(**payload.kwargs())
@@ -255,17 +266,17 @@ class Posts:
         return message.id
 
     def _notify(self, tr: Translator, session: Session, payload: Payload
-                ) -> dict[str, Any] | None:
+                ) -> tuple[dict[str, Any] | None, list[int]]:
         """The table is posted as a new message: it notifies the humans who cannot see the
         game otherwise. The round's first post mentions the seats the watchdog chose when it
         was owed (``TimerState.notified``, saved: a restart renders the same); a table posted
         anew mid-round (too old, or gone), whoever does not follow the game now, who are
-        then notified too (their ping waits the delay). The round's first post: its set."""
+        then notified too (their ping waits the delay). The round's first post: its set (and
+        the users it mentions)."""
         state, game, watchdog = session.timers, session.game, self.bot.sessions.timers
         round_no = game.state.round_no if game is not None else 0
         told = state.notified
-        first = told if told is not None and told.get("round") == round_no and not told.get(
-            "posted") else None
+        first = round_post_owed(session)
         if first is not None:
             seats = list(first["seats"])
         else:
@@ -278,7 +289,7 @@ class Posts:
         users = [s.user_id for i, s in enumerate(session.seats) if i in seats and not s.is_ai
                  and s.user_id is not None]
         notify(tr, payload, users)
-        return first
+        return first, users
 
     async def _final_table(
         self, channel: discord.PartialMessageable, item: Owed, session: Session | None
@@ -365,6 +376,15 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     body = payload_body(Payload(content=text))
     body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
     return body
+
+
+def round_post_owed(session: Session) -> dict[str, Any] | None:
+    """The current round's notified set while its post is not out yet (bot/timers.py)."""
+    told, game = session.timers.notified, session.game
+    if told is None or game is None or told.get("posted") or told.get(
+            "round") != game.state.round_no:
+        return None
+    return told
 
 
 def stale(message: discord.Message, payload: Payload) -> bool:

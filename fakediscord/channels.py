@@ -8,6 +8,8 @@
   ``NONCE_WINDOW`` seconds returns the first message instead of posting again (Discord's
   create-message documentation says "within the past few minutes"; the fake's window is its
   choice). A nonce repeated after the window posts again and is noted in ``fake.late_nonces``.
+  Its first message deleted meanwhile, the repeat is answered 404 Unknown Message and posts
+  nothing (Discord's, intended: discord-api-docs pull request 6647, the author's answer).
 """
 
 from __future__ import annotations
@@ -255,6 +257,8 @@ class ChannelRoutes:
         if nonce is not None and body.get("enforce_nonce"):
             earlier = self.fake.nonces.get(key)
             if earlier is not None and self.fake.clock.monotonic() - earlier[1] < NONCE_WINDOW:
+                if earlier[0].deleted:  # not posted again: its first post's answer stands
+                    raise unknown("Message", UNKNOWN_MESSAGE)
                 return json_response(earlier[0].payload())
             if earlier is not None:  # the window is over: Discord would post it again
                 self.fake.late_nonces.append(key)
