@@ -4,9 +4,12 @@ A committed change owes the table (one message per round, edited in place; poste
 anew at a new round, or when it is about an hour old: Discord limits edits to older
 messages, error 30046), the round summaries, notes and pings, the lobby, the final
 table and standings. A table posted anew notifies the humans whose hand the bot does not
-follow (its allowed mentions; bot/timers.py decides whom when the post is owed). A ping
-is never deleted: once its turn is over it is folded into a short line without the
-mention (no ghost notification).
+follow (its allowed mentions; bot/timers.py decides whom when the post is owed,
+cogs/notified.py renders them); a new round dealt while the previous round's post was under
+way gets a post of its own. A table found deleted is posted again under a nonce derived from
+the item's (Discord answers a deleted post's nonce with Unknown Message). A ping is never
+deleted: once its turn is over it is folded into a short line without the mention (no ghost
+notification).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from cogs.common import public_tr
 from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
+from cogs.notified import on_post, round_post_owed, told
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
-from cogs.render import Payload, notify, table_message
+from cogs.render import Payload, table_message
 from cogs.wire import edit_message
 from game import EventKind, visible_to
 from game.record import to_dict
@@ -251,45 +255,19 @@ class Posts:
                 log.info("the table of channel %s is too old to edit; posting it again",
                          session.channel_id)
         sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
-        first, users = self._notify(tr, session, payload)
+        first = on_post(tr, session, payload, self.bot.sessions.timers)
         message = await channel.send(nonce=nonce, **payload.kwargs())
         session.table_message_id = message.id
         session.timers.table_posted = sent_at  # saved with the next write
-        if first is not None and first is session.timers.notified and {*users} <= {
-                u.id for u in message.mentions}:  # (not a newer round's; and the post that
-            first["posted"] = True  # the nonce found did mention them) saved with next write
-        if stale(message, payload):  # the nonce returned a post made for an earlier state
+        found = stale(message, payload)  # the nonce returned a post made for an earlier state
+        if first is not None and first is session.timers.notified:  # (not a newer round's)
+            told(session, first, found, self.bot.sessions.timers)  # saved with the next write
+        if found:
             payload.mentions = []  # (an edit notifies nobody; it pings nobody either)
             await message.edit(**payload.kwargs())
         if old is not None and old != message.id:
             await self._retire(channel, old)
         return message.id
-
-    def _notify(self, tr: Translator, session: Session, payload: Payload
-                ) -> tuple[dict[str, Any] | None, list[int]]:
-        """The table is posted as a new message: it notifies the humans who cannot see the
-        game otherwise. The round's first post mentions the seats the watchdog chose when it
-        was owed (``TimerState.notified``, saved: a restart renders the same); a table posted
-        anew mid-round (too old, or gone), whoever does not follow the game now, who are
-        then notified too (their ping waits the delay). The round's first post: its set (and
-        the users it mentions)."""
-        state, game, watchdog = session.timers, session.game, self.bot.sessions.timers
-        round_no = game.state.round_no if game is not None else 0
-        told = state.notified
-        first = round_post_owed(session)
-        if first is not None:
-            seats = list(first["seats"])
-        else:
-            seats = watchdog.unfollowed(session)
-            if told is not None and told.get("round") == round_no:
-                told["seats"] = sorted({*told["seats"], *seats})
-            else:
-                state.notify(round_no, seats, posted=True)
-            watchdog.arm(session)  # their ping waits the delay now
-        users = [s.user_id for i, s in enumerate(session.seats) if i in seats and not s.is_ai
-                 and s.user_id is not None]
-        notify(tr, payload, users)
-        return first, users
 
     async def _final_table(
         self, channel: discord.PartialMessageable, item: Owed, session: Session | None
@@ -376,15 +354,6 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     body = payload_body(Payload(content=text))
     body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
     return body
-
-
-def round_post_owed(session: Session) -> dict[str, Any] | None:
-    """The current round's notified set while its post is not out yet (bot/timers.py)."""
-    told, game = session.timers.notified, session.game
-    if told is None or game is None or told.get("posted") or told.get(
-            "round") != game.state.round_no:
-        return None
-    return told
 
 
 def stale(message: discord.Message, payload: Payload) -> bool:

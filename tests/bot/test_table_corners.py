@@ -230,3 +230,63 @@ async def test_a_table_deleted_after_its_post_is_posted_again_under_a_nonce_of_i
     [gone] = fake.refusals  # the edit of the deleted post (expected: it told the bot)
     assert gone.method == "PATCH" and gone.code == 10008
     fake.refusals.remove(gone)
+
+
+class LostAnswer:
+    """Round ``round_no``'s table is posted, but the bot never hears Discord's answer (a
+    dropped connection): its retry then waits at the held slot until the test releases it."""
+
+    def __init__(self, club: Club, round_no: int, deliveries: HeldDeliveries) -> None:
+        http = club.bot.http
+        self.inner: Any = http.send_message
+        http.send_message = self.send  # type: ignore[method-assign]
+        self.round_no, self.deliveries = round_no, deliveries
+        self.lost = asyncio.Event()
+
+    async def send(self, channel_id: int, *, params: Any) -> Any:
+        answer = await self.inner(channel_id, params=params)
+        if table_round(params.payload) == self.round_no and not self.lost.is_set():
+            self.lost.set()
+            self.deliveries.hold()
+            raise ConnectionResetError("the answer was lost")
+        return answer
+
+
+async def test_a_round_post_whose_nonce_finds_the_round_befores_post_tells_nobody(
+    club: Club,
+) -> None:
+    """Round 2's post was made but its answer lost; round 3 is dealt before the retry (round
+    3's table takes over its nonce). That nonce finds round 2's post, which is edited: it
+    mentioned nobody of round 3's set, so nobody counts as notified, and the player the
+    bot cannot follow is pinged at once (it was counted as told, and waited the delay)."""
+    table = await club.start_game(turn_timeout=0)
+    hands = await open_hands(club, table)
+    await click_and_confirm(club.ana, hands[club.ana.id], "Quit")
+    await club.fake.notifier.wait_for(offers(hands[club.ben.id]), WAIT, "ben's turn")
+    deliveries = HeldDeliveries(club)  # type: ignore[arg-type]
+    lost = LostAnswer(club, 2, deliveries)
+    await click_and_confirm(club.ben, hands[club.ben.id], "Quit")  # round 1 is over
+    await asyncio.wait_for(lost.lost.wait(), WAIT)
+    first, second = await to_act(club, hands)
+    await click_and_confirm(first, hands[first.id], "Quit")
+    await club.fake.notifier.wait_for(offers(hands[second.id]), WAIT, "the second's turn")
+    club.clock.advance(TOKEN_TTL)  # the bot's clock only: the first one's hand is too old
+    # to follow the game now, and Discord's nonce window is still open (its first hand
+    # may have been about that old already; the fake's clock stands for the window here)
+    await click_and_confirm(second, hands[second.id], "Quit")  # round 3 is dealt
+    session = club.bot.sessions.get(club.channel.id)
+    assert session is not None and session.game is not None
+    seat = next(i for i, s in enumerate(session.seats) if s.user_id == first.id)
+    assert session.timers.notified == {"round": 3, "seats": [seat], "posted": False}
+    since = len(club.fake.notifier.events)
+    deliveries.release()
+    third = await club.fake.notifier.wait_for(lambda: table_of_round(club.channel, 3), WAIT,
+                                              "round 3's table")
+    assert third.pinged == [], "round 2's post, edited: it notified nobody of round 3"
+    assert session.timers.notified == {"round": 3, "seats": [], "posted": True}
+    turn = current(club.channel)
+    assert turn is not None
+    if turn.user_id == second.id:
+        await click_and_confirm(second, hands[second.id], a_move(hands[second.id]))
+    note = await ping_of(club, first, since)  # the clock did not move: at once
+    assert note.content == f"⏰ <@{first.id}>, it is your turn."
