@@ -4,6 +4,8 @@ mentions them, or their ping comes at once), whatever the order of a busy machin
 
 - a new round dealt while the previous round's post is under way (the request held by the
   test, :class:`HeldPost`): its own post goes out, mentioning whom it is to notify;
+- a round's post whose nonce finds an earlier post (its answer lost, the round before's):
+  nobody counts as notified;
 - a game restored from a snapshot older than the notified set: nobody counts as notified;
 - a table deleted right after its post, while the item that edits it carries that post's
   nonce: the post made instead has a nonce of its own (Discord answers a nonce whose message
