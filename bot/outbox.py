@@ -130,12 +130,18 @@ def take_over(item: Owed, old: Owed) -> None:
     whoever makes it, a crash's retry included; and the message it ``replaces``: the courier
     posts only while that message is still the current one, and edits the post once it is
     made). Once ``old``'s post was made, an ``item`` owed since replaces that post: it is a
-    repost of its own only if it asks for one itself (e.g. a new round), with its own nonce."""
+    repost of its own only if it asks for one itself (e.g. a new round), with its own nonce.
+    ``old`` under way when ``item`` was owed, that is known only at delivery: the round the
+    nonce's post shows (``nonce_round``) tells the courier whether ``item``, a table of a
+    later round, still owes a post of its own (under a nonce derived from this one)."""
     if item.body.get("repost") and item.body.get("replaces") != old.body.get("replaces"):
         return
     item.body["repost"] = True
     item.body["replaces"] = old.body.get("replaces")
     item.nonce = old.nonce
+    nonce_round = old.body.get("nonce_round", old.body.get("round"))
+    if nonce_round is not None:
+        item.body["nonce_round"] = nonce_round
 
 
 class Outbox:

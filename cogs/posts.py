@@ -129,7 +129,8 @@ class Posts:
         if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
             return items  # a ping changes nothing on the table
         items.append(self._owe(session, STATE, "table", {
-            "repost": repost, "replaces": session.table_message_id}))
+            "repost": repost, "replaces": session.table_message_id,
+            "round": session.game.state.round_no if session.game is not None else None}))
         return items
 
     @staticmethod
@@ -228,13 +229,12 @@ class Posts:
         # was made (by an item this one replaced, under delivery when this was owed), edit it
         repost = item.body.get("repost") and (old is None or old == item.body.get(
             "replaces", old))
-        owed = round_post_owed(session)
-        if not repost and old is not None and owed is not None:
-            if owed["seats"]:  # that post was the round before's (under way when this round
-                # was dealt): this round's own post, which notifies, under a nonce of its own
-                repost, nonce = True, derived_nonce(item.nonce, f"round {owed['round']}")
-            else:
-                owed["posted"] = True  # nobody to notify: an edit shows the round
+        owed = round_post_owed(session)  # (this round's post is not out yet)
+        if (not repost and item.body.get("repost") and owed is not None
+                and item.body.get("nonce_round", owed["round"]) != owed["round"]):
+            # the post its nonce stands for was made for the round before (under way when
+            # this round was dealt): this round's own post (it notifies), under its own nonce
+            repost, nonce = True, derived_nonce(item.nonce, f"round {owed['round']}")
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
         if aged and not repost and old is not None:
