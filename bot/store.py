@@ -185,11 +185,7 @@ class SqliteStore(SqlStore):
                                               "AND status = 'finished' LIMIT 1"):
             return
 
-        async def rate(sql: Sql) -> None:
-            await sql.run("BEGIN IMMEDIATE")  # read and write under one lock
-            await ladder.rate_pending(sql)
-
-        await self._transact(rate)
+        await self._transact(ladder.rate_pending)  # (under BEGIN IMMEDIATE: reads and writes)
 
     async def _transact(self, work: Callable[[Sql], Awaitable[T]]) -> T:
         """``work``'s writes, or (on any error, or the caller cancelled) none of them.
@@ -216,16 +212,19 @@ class SqliteStore(SqlStore):
         cancelled = threading.Event()
 
         def transaction() -> T:
+            conn = sql.conn
             try:
                 if cancelled.is_set():
                     raise Abandoned
+                conn.execute("BEGIN IMMEDIATE")  # the write lock first, as on the loop
                 result: T = run_inline(work(sql))
                 if cancelled.is_set():
                     raise Abandoned
+                conn.commit()  # (a failed commit can leave the transaction open: rolled back)
             except BaseException:
-                sql.conn.rollback()
+                if conn.in_transaction:
+                    conn.rollback()
                 raise
-            sql.conn.commit()
             return result
 
         job = asyncio.ensure_future(db._execute(transaction))
