@@ -2,7 +2,7 @@
 when the file is free; as one job on aiosqlite's thread when another connection holds it, or
 always with ``synchronous=FULL``): nothing of it committed, no transaction left open, the
 store writing on; a write acknowledged survives SIGKILL; the log stays bounded with no
-checkpoint task."""
+checkpoint task; the lease rows' connection in the same process never deadlocks with it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from bot import sqlite_writer
+from bot.leases import SqliteShardLeases
 from bot.outbox import EVENT, Owed, Write
+from bot.shards import ShardPlan
 from bot.sql import AwaitedElsewhere, Sql
 from bot.store import SqliteStore
 
@@ -139,6 +141,7 @@ async def test_a_statement_that_fails_midway_is_rolled_back(tmp_path: Path, wher
 KILLED = """
 import asyncio, os, signal, sys
 from bot.outbox import EVENT, Owed, Write
+from bot.shards import ShardPlan
 from bot.store import SqliteStore
 
 async def main() -> None:
@@ -188,3 +191,38 @@ async def test_without_checkpoints_the_log_stays_bounded(
     assert os.path.getsize(f"{path}-wal") < 100 * page
     await store.close()
     assert committed(path, "SELECT count(*) FROM outbox") == [200]
+
+
+async def test_a_lease_transaction_in_the_same_process_only_sends_writes_to_the_thread(
+    tmp_path: Path
+) -> None:
+    """The lease rows' connection (bot/leases.py) holds the write lock across awaits: a
+    store write meanwhile waits on SQLite's thread, not the loop, so the lease's own
+    transaction goes on and ends, and the write lands after it; then writes are the loop's
+    again. Many of both at once all land."""
+    path = tmp_path / "lama.db"
+    store = await opened(path, "loop")
+    leases = SqliteShardLeases(str(path))
+    await leases.acquire(ShardPlan(4, (0,)), timeout=30)
+    assert leases._db is not None and store._writer is not None
+    await leases._db.execute("BEGIN IMMEDIATE")  # as _take does, across its awaits
+    write = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, owed=[note(1)])))
+    await asyncio.sleep(0)
+    assert not write.done() and store._writer.commits == 0
+    await leases._db.execute("UPDATE shard_leases SET expires_at = expires_at + 1")
+    await leases._db.execute("COMMIT")  # the loop ran on: the lease's statements went through
+    await write
+    assert committed(path, "SELECT version FROM outbox") == [1]
+
+    async def writes() -> None:
+        for version in range(2, 52):
+            await store.write(Write(GUILD, CHANNEL, owed=[note(version)]))
+
+    async def takes() -> list[bool]:
+        return [await leases._take((4, 0)) for _ in range(50)]
+
+    _, taken = await asyncio.gather(writes(), takes())
+    assert taken == [True] * 50
+    assert committed(path, "SELECT version FROM outbox ORDER BY id") == list(range(1, 52))
+    await leases.release()
+    await store.close()
