@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -225,4 +226,30 @@ async def test_a_lease_transaction_in_the_same_process_only_sends_writes_to_the_
     assert taken == [True] * 50
     assert committed(path, "SELECT version FROM outbox ORDER BY id") == list(range(1, 52))
     await leases.release()
+    await store.close()
+
+
+async def test_a_write_waiting_on_the_thread_is_not_overtaken_by_a_later_one(
+    tmp_path: Path
+) -> None:
+    """The first write found the file busy and waits on SQLite's thread (behind a job still
+    running there); the file is then free, yet the second write, asked for later, must not
+    commit first on the loop: the stored value is the second's."""
+    path = tmp_path / "lama.db"
+    store = await opened(path, "loop")
+    gate = threading.Event()
+    running = asyncio.ensure_future(store.db._execute(gate.wait))  # the thread is busy
+    other = sqlite3.connect(path, isolation_level=None)  # another process's transaction
+    other.execute("BEGIN IMMEDIATE")
+    first = asyncio.ensure_future(store.set_app_value("turn", "first"))
+    await asyncio.sleep(0)  # the loop found the file busy: queued on the thread
+    other.execute("ROLLBACK")
+    other.close()
+    second = asyncio.ensure_future(store.set_app_value("turn", "second"))
+    await asyncio.sleep(0)
+    gate.set()
+    await asyncio.gather(running, first, second)
+    assert await store.app_value("turn") == "second"
+    await store.write(Write(GUILD, CHANNEL, owed=[note(1)]))
+    assert store._writer is not None and store._writer.commits == 1, "the loop's again"
     await store.close()
