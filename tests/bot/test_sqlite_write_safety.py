@@ -253,3 +253,19 @@ async def test_a_write_waiting_on_the_thread_is_not_overtaken_by_a_later_one(
     await store.write(Write(GUILD, CHANNEL, owed=[note(1)]))
     assert store._writer is not None and store._writer.commits == 1, "the loop's again"
     await store.close()
+
+
+async def test_closing_the_store_checkpoints_the_log(tmp_path: Path) -> None:
+    """The loop's commits are in the log only (no checkpoint task here); closing the store's
+    connections, the last one copies them into the database and removes the log."""
+    path = tmp_path / "lama.db"
+    store = await opened(path, "loop")
+    assert store._checkpoints is not None
+    store._checkpoints.cancel()
+    for version in range(1, 11):
+        await store.write(Write(GUILD, CHANNEL, owed=[note(version)]))
+    assert os.path.getsize(f"{path}-wal") > 0
+    await store.close()
+    assert not os.path.exists(f"{path}-wal")
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        assert [r[0] for r in conn.execute("SELECT version FROM outbox")] == list(range(1, 11))
