@@ -66,6 +66,8 @@ class Owed:
     nonce: str = field(default_factory=new_nonce)
     id: int | None = None  # the outbox row (None: owed by this process only, e.g. a refresh)
     spare: int | None = None  # an older state row being delivered now: not replaced (not saved)
+    answering: bool = False  # an interaction of this process shows it (claim): the channel
+    # leaves it alone until it is claimed or given back (not saved: after a restart, it is owed)
 
 
 @dataclass
@@ -211,6 +213,7 @@ class Outbox:
 
     def give_back(self, item: Owed) -> None:
         """A claimed item could not be delivered by the interaction: the channel gets it."""
+        item.answering = False
         queue = self._queues.setdefault(item.channel_id, [])
         if not any(q.kind == STATE and q.key == item.key for q in queue):
             queue.insert(0, item)
@@ -255,7 +258,7 @@ class Outbox:
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             queue = self._queues.get(channel_id, [])
-            while queue and self.courier is not None:
+            while queue and self.courier is not None and not queue[0].answering:
                 if not await self._draw(channel_id, queue):
                     break
                 item = queue[0]
@@ -302,9 +305,9 @@ class Outbox:
         if self.pacer is None:
             return True
         await self.pacer.slot(channel_id)
-        if queue and self.courier is not None:
+        if queue and self.courier is not None and not queue[0].answering:
             return True
-        self.pacer.settle()  # (claimed or voided meanwhile: the slot goes unused)
+        self.pacer.settle()  # (claimed, voided or being answered meanwhile: the slot goes unused)
         return False
 
     async def deliver_all(self, channels: Iterable[int] | None = None) -> None:

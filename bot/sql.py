@@ -1,7 +1,7 @@
 """One way to run a statement on either database, so the bot's SQL is written once.
 
 Statements use ``?`` placeholders; :class:`SqliteSql` runs them on aiosqlite as they are
-(:class:`InlineSqliteSql`: on SQLite's own thread, a whole transaction at once),
+(:class:`InlineSqliteSql`: a whole transaction at once, on the loop or SQLite's thread),
 :class:`PgSql` numbers them ``$1, $2...`` for asyncpg. The few things the two dialects spell
 differently are attributes of the adapter (:attr:`Sql.locks_rows`, :attr:`Sql.distinct`).
 Both count the logical bytes handed to the database in writes (the store benchmark prints
@@ -75,11 +75,12 @@ class SqliteSql:
 
 
 class InlineSqliteSql:
-    """:class:`Sql` on the sqlite3 connection itself, used on aiosqlite's thread: its methods
-    never suspend, so a whole transaction's coroutine runs there in one step
-    (:func:`run_inline`). One trip to the thread per transaction instead of one per
-    statement: under load each trip waits for a turn of the event loop, and a write holding
-    the connection across five of them made every other write queue behind it."""
+    """:class:`Sql` on a sqlite3 connection itself: its methods never suspend, so a whole
+    transaction's coroutine runs in one step (:func:`run_inline`), on the event loop on the
+    loop's own connection (bot/sqlite_writer.py) or, when that must wait for the lock, as
+    one job on aiosqlite's thread. Under load each trip to that thread waits for a turn of
+    the event loop, and a write holding the connection across five of them made every other
+    write queue behind it."""
 
     locks_rows = False
     distinct = "IS NOT"
@@ -114,7 +115,8 @@ class AwaitedElsewhere(RuntimeError):
 
 def run_inline(work: Coroutine[Any, Any, Any]) -> Any:
     """Run a coroutine that never suspends (its awaits are :class:`InlineSqliteSql`'s) to its
-    end, on the calling thread; its result."""
+    end, on the calling thread; its result. One that does suspend is closed and
+    :class:`AwaitedElsewhere` raised (the caller rolls its transaction back)."""
     try:
         work.send(None)
     except StopIteration as done:

@@ -86,6 +86,7 @@ class SqliteStore(SqlStore):
         self._db: aiosqlite.Connection | None = None
         self._writer: LoopWriter | None = None  # writes on the loop (bot/sqlite_writer.py)
         self._checkpoints: asyncio.Task[None] | None = None
+        self._queued = 0  # transactions sent to aiosqlite's thread, not yet done there
         self.synchronous = "NORMAL"
 
     @property
@@ -185,18 +186,16 @@ class SqliteStore(SqlStore):
                                               "AND status = 'finished' LIMIT 1"):
             return
 
-        async def rate(sql: Sql) -> None:
-            await sql.run("BEGIN IMMEDIATE")  # read and write under one lock
-            await ladder.rate_pending(sql)
-
-        await self._transact(rate)
+        await self._transact(ladder.rate_pending)  # (under BEGIN IMMEDIATE: reads and writes)
 
     async def _transact(self, work: Callable[[Sql], Awaitable[T]]) -> T:
         """``work``'s writes, or (on any error, or the caller cancelled) none of them.
 
         One transaction at a time, whole: on the loop when the file's write lock is free
-        (bot/sqlite_writer.py), else as one job on aiosqlite's thread, which waits for it."""
-        if self._writer is not None:
+        (bot/sqlite_writer.py), else as one job on aiosqlite's thread, which waits for it.
+        While jobs wait there, later transactions queue behind them rather than commit on
+        the loop first: this process's writes commit in the order they were asked for."""
+        if self._writer is not None and not self._queued:
             sql = InlineSqliteSql(self._writer.conn)
             try:
                 return self._writer.transact(work, sql)
@@ -216,19 +215,24 @@ class SqliteStore(SqlStore):
         cancelled = threading.Event()
 
         def transaction() -> T:
+            conn = sql.conn
             try:
                 if cancelled.is_set():
                     raise Abandoned
+                conn.execute("BEGIN IMMEDIATE")  # the write lock first, as on the loop
                 result: T = run_inline(work(sql))
                 if cancelled.is_set():
                     raise Abandoned
+                conn.commit()  # (a failed commit can leave the transaction open: rolled back)
             except BaseException:
-                sql.conn.rollback()
+                if conn.in_transaction:
+                    conn.rollback()
                 raise
-            sql.conn.commit()
             return result
 
         job = asyncio.ensure_future(db._execute(transaction))
+        self._queued += 1
+        job.add_done_callback(self._job_done)  # (first: before the caller resumes)
         try:
             return await asyncio.shield(job)
         except asyncio.CancelledError:
@@ -239,6 +243,9 @@ class SqliteStore(SqlStore):
             raise
         finally:
             self.bytes_written += sql.written
+
+    def _job_done(self, _: object) -> None:
+        self._queued -= 1
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[Sql]:

@@ -94,7 +94,10 @@ class Posts:
         status = session.status
         if status is Status.LOBBY:
             answer, session.answer = session.answer, None
-            return [self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})]
+            lobby = self._owe(session, STATE, "lobby", {"answer": answer} if answer else {})
+            lobby.answering = answer is not None  # (its interaction's answer posts it: a
+            # channel delivery meanwhile would post it too, the answer not made yet)
+            return [lobby]
         if status is Status.ABANDONED:
             if closing is None or session.game is None or session.table_message_id is None:
                 return [i for i in items if i.key != "fold"]  # (a lost channel: no edits)

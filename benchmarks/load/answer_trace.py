@@ -222,14 +222,13 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
     def traced_on_loop(self: Any, work: Any, sql: Any) -> Any:  # a write on the loop itself
         start = now()
-        try:
-            return on_loop(self, work, sql)
-        finally:
-            end, iid = now(), current.get()
-            if iid is not None:
-                stamps.setdefault(iid, {}).setdefault("db_start", start)
-                stamps[iid].setdefault("db_end", end)
-            holds.append((start, label.get(), end - start, 0))
+        result = on_loop(self, work, sql)  # (Busy: its times are its job's on the thread)
+        end, iid = now(), current.get()
+        if iid is not None:
+            stamps.setdefault(iid, {}).setdefault("db_start", start)
+            stamps[iid].setdefault("db_end", end)
+        holds.append((start, label.get(), end - start, 0))
+        return result
 
     bot.sqlite_writer.LoopWriter.transact = traced_on_loop  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response

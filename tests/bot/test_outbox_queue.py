@@ -163,3 +163,31 @@ async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
     assert len(await rows(db_url)) == 2, "nothing committed yet"
     await store.flush_notes()
     assert await rows(db_url) == [], "both marks were kept for the next commit"
+
+
+async def test_a_lobby_its_interaction_answers_is_left_to_that_answer(store: Store) -> None:
+    """A new lobby is owed with the interaction that will show it; a delivery of the channel
+    running meanwhile (the last game's standings still going out) delivers what is before it
+    and leaves the lobby alone: posted by the channel too, the channel would show two lobbies
+    (before the answer is made, the lookup of the answer finds nothing). The answer claims
+    it; an answer that fails gives it back, and the channel then posts it."""
+    outbox = Outbox(store)
+    standings = owed(EVENT, "standings", 1)
+    lobby = owed(STATE, "lobby", 2)
+    lobby.answering = True
+    await commit(store, outbox, standings, lobby)
+    delivered: list[str] = []
+
+    async def courier(item: Owed, session: object) -> int | None:
+        delivered.append(item.key)
+        return None
+
+    outbox.courier = courier
+    await outbox.deliver(CHANNEL)
+    assert delivered == ["standings"], "the lobby waits for its interaction's answer"
+    claimed = outbox.claim(CHANNEL, "lobby")
+    assert claimed is lobby and not outbox.pending(CHANNEL)
+    outbox.give_back(claimed)  # the answer failed
+    await outbox.deliver(CHANNEL)
+    assert delivered == ["standings", "lobby"]
+    await outbox.close()
