@@ -28,7 +28,12 @@ from tests.bot.helpers import click_and_confirm, current, offers, settled
 from tests.bot.test_faults import GatedSaves, deferring_at_once
 from tests.bot.test_liveness import WAIT, Club, club, members
 from tests.bot.test_table_notifies import table_of_round
-from tests.bot.test_table_repost import HeldDeliveries, a_move, table_posts
+from tests.bot.test_table_repost import (
+    HeldDeliveries,
+    a_move,
+    ana_quit_round_one,
+    table_posts,
+)
 from tests.bot.traffic import table_round
 
 __all__ = ["club"]  # the fixture, shared with test_liveness.py
@@ -188,21 +193,7 @@ async def test_a_table_deleted_after_its_post_is_posted_again_under_a_nonce_of_i
     Message to it for minutes, and the bot retried in vain, showing no table), under one
     derived from it."""
     ana, ben, fake = world.ana, world.ben, world.fake
-    lobby = (await ana.slash(world.table, "lama start", variant="classic", target=300)).message
-    assert lobby is not None
-    await ben.click(lobby, "Join")
-    await ana.click(lobby, "Start")
-    turn = await fake.notifier.wait_for(
-        lambda: t if (t := current(world.table)) and t.user_id == ana.id else None,
-        WAIT, "ana's turn")
-    assert turn.table is not None
-    hands: dict[int, Message] = {}
-    for member in (ana, ben):
-        hand = (await member.click(turn.table, "My hand")).message
-        assert hand is not None
-        hands[member.id] = hand
-    await click_and_confirm(ana, hands[ana.id], "Quit")
-    await fake.notifier.wait_for(offers(hands[ben.id]), WAIT, "ben's turn")
+    _, hands = await ana_quit_round_one(world)
     deliveries = HeldDeliveries(world)
     deliveries.hold()
     await click_and_confirm(ben, hands[ben.id], "Quit")  # round 2's table waits

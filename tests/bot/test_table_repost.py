@@ -63,11 +63,11 @@ def table_posts(world: World, since: int, round_no: int) -> list[dict[str, Any]]
             and CHANNEL_MESSAGES.match(e["path"]) and table_round(e.get("body")) == round_no]
 
 
-async def test_a_new_rounds_table_is_posted_once_then_edited_whatever_is_owed_meanwhile(
-    world: World,
-) -> None:
+async def ana_quit_round_one(world: World) -> tuple[Message, dict[int, Message]]:
+    """ana and ben play a classic game (to 300: no end in sight), their hands open (they
+    follow the game), and ana quits round 1: ben's turn, whose quit ends the round. The
+    first table and the hands by user id."""
     ana, ben, fake = world.ana, world.ben, world.fake
-    outbox = world.bot.sessions.outbox
     lobby = (await ana.slash(world.table, "lama start", variant="classic", target=300)).message
     assert lobby is not None
     await ben.click(lobby, "Join")
@@ -75,15 +75,23 @@ async def test_a_new_rounds_table_is_posted_once_then_edited_whatever_is_owed_me
     turn = await fake.notifier.wait_for(
         lambda: t if (t := current(world.table)) and t.user_id == ana.id else None,
         WAIT, "ana's turn")
-    first_table = turn.table
-    assert first_table is not None
+    assert turn.table is not None
     hands: dict[int, Message] = {}
     for member in (ana, ben):  # kept open: they follow the game
-        hand = (await member.click(first_table, "My hand")).message
+        hand = (await member.click(turn.table, "My hand")).message
         assert hand is not None
         hands[member.id] = hand
     await click_and_confirm(ana, hands[ana.id], "Quit")
     await fake.notifier.wait_for(offers(hands[ben.id]), WAIT, "ben's turn")
+    return turn.table, hands
+
+
+async def test_a_new_rounds_table_is_posted_once_then_edited_whatever_is_owed_meanwhile(
+    world: World,
+) -> None:
+    ana, ben, fake = world.ana, world.ben, world.fake
+    outbox = world.bot.sessions.outbox
+    first_table, hands = await ana_quit_round_one(world)
 
     deliveries = HeldDeliveries(world)
     deliveries.hold()
