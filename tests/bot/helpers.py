@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,3 +152,20 @@ async def play_out(
             if keep_open:
                 hands[member.id] = hand
     raise AssertionError("the game did not end")
+
+
+@contextlib.contextmanager
+def another_process_writing(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """Another process's write transaction on the SQLite file at ``path``, holding its write
+    lock for the block (committed at its end, rolled back on an error): a store write meanwhile
+    finds the file busy and waits on SQLite's thread, not the event loop."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield other
+        other.execute("COMMIT")
+    except BaseException:
+        other.execute("ROLLBACK")
+        raise
+    finally:
+        other.close()

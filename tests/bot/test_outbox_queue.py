@@ -4,15 +4,16 @@ order, a delivered item is marked with the next write, a lost channel drops its 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.backends import make_store
 from bot.outbox import EVENT, STATE, ChannelGone, Outbox, Owed, Write
 from bot.store import SqliteStore, Store
+from tests.bot.helpers import another_process_writing
 from tests.pg import raw
 
 GUILD, CHANNEL, OTHER = 1, 2, 3
@@ -32,23 +33,6 @@ async def store(db_url: str) -> AsyncIterator[Store]:
     await store.open()
     yield store
     await store.close()
-
-
-def hold_write_lock(store: Store) -> Callable[[], None]:
-    """Another process's write transaction on the store's SQLite file, until the returned
-    function ends it: a write meanwhile leaves the loop and waits on SQLite's thread, where
-    its caller can be cancelled before it commits (PostgreSQL's transactions are cancelled
-    where they stand: nothing to hold)."""
-    if not isinstance(store, SqliteStore):
-        return lambda: None
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-
-    def release() -> None:
-        other.execute("ROLLBACK")
-        other.close()
-
-    return release
 
 
 async def commit(store: Store, outbox: Outbox, *items: Owed, end: bool = False) -> None:
@@ -152,12 +136,14 @@ async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
     with pytest.raises(TypeError):  # fails inside the transaction, after the marks' DELETE
         await store.write(unencodable)
     outbox.done(shown[1])
-    release = hold_write_lock(store)
-    task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, end=True)))
-    await asyncio.sleep(0)  # the write has begun: its marks are taken
-    task.cancel()
-    await asyncio.sleep(0)  # the cancellation reached it (SQLite: waiting for the lock)
-    release()
+    # (on SQLite, another process holds the file: the write waits on SQLite's thread, where
+    # it can be cancelled before it commits; PostgreSQL's is cancelled where it stands)
+    with (another_process_writing(store.path) if isinstance(store, SqliteStore)
+          else contextlib.nullcontext()):
+        task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, end=True)))
+        await asyncio.sleep(0)  # the write has begun: its marks are taken
+        task.cancel()
+        await asyncio.sleep(0)  # the cancellation reached it (SQLite: waiting for the lock)
     with pytest.raises(asyncio.CancelledError):
         await task
     assert len(await rows(db_url)) == 2, "nothing committed yet"

@@ -25,6 +25,7 @@ from bot.outbox import EVENT, Owed, Write
 from bot.shards import ShardPlan
 from bot.sql import AwaitedElsewhere, Sql
 from bot.store import SqliteStore
+from tests.bot.helpers import another_process_writing
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD, CHANNEL = 10, 20
@@ -58,15 +59,10 @@ async def transact(store: SqliteStore, path: Path, where: str,
     if where != "fallback":
         await store._transact(work)
         return
-    other = sqlite3.connect(path, isolation_level=None)  # another process's transaction
-    other.execute("BEGIN IMMEDIATE")
-    try:
+    with another_process_writing(path):
         task = asyncio.ensure_future(store._transact(work))
         await asyncio.sleep(0)  # its first step: the loop found the file busy
         assert not task.done()
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     try:
         await task
     finally:
@@ -239,12 +235,9 @@ async def test_a_write_waiting_on_the_thread_is_not_overtaken_by_a_later_one(
     store = await opened(path, "loop")
     gate = threading.Event()
     running = asyncio.ensure_future(store.db._execute(gate.wait))  # the thread is busy
-    other = sqlite3.connect(path, isolation_level=None)  # another process's transaction
-    other.execute("BEGIN IMMEDIATE")
-    first = asyncio.ensure_future(store.set_app_value("turn", "first"))
-    await asyncio.sleep(0)  # the loop found the file busy: queued on the thread
-    other.execute("ROLLBACK")
-    other.close()
+    with another_process_writing(path):
+        first = asyncio.ensure_future(store.set_app_value("turn", "first"))
+        await asyncio.sleep(0)  # the loop found the file busy: queued on the thread
     second = asyncio.ensure_future(store.set_app_value("turn", "second"))
     await asyncio.sleep(0)
     gate.set()

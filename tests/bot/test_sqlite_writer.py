@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.outbox import EVENT, Owed, Write
 from bot.store import SqliteStore
+from tests.bot.helpers import another_process_writing
 
 GUILD, CHANNEL = 10, 20
 
@@ -42,16 +43,11 @@ async def test_a_write_while_another_process_writes_waits_for_it_and_lands(
     path = tmp_path / "lama.db"
     store = SqliteStore(str(path))
     await store.open()
-    other = sqlite3.connect(path, isolation_level=None)  # another process's transaction
-    other.execute("BEGIN IMMEDIATE")
-    try:
+    with another_process_writing(path) as other:
         other.execute("INSERT INTO app_state (key, value) VALUES ('theirs', 'yes')")
         task = asyncio.ensure_future(store.write(Write(GUILD, CHANNEL, owed=[note(1)])))
         await asyncio.sleep(0)
         assert not task.done(), "it waits for the lock (on SQLite's thread, not the loop)"
-    finally:
-        other.execute("COMMIT")
-        other.close()
     await task
     assert outbox_versions(path) == [1]
     assert await store.app_value("theirs") == "yes"
