@@ -40,6 +40,10 @@ DICE: tuple[tuple[Card, ...], ...] = (
 """docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
+DECK: tuple[Card, ...] = tuple(
+    c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5)
+) + (LLAMA_CARD,) * 6
+"""The 36-tile player deck, built once (every deal asks for it)."""
 
 _DISCARDS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 """The discards of a roll and how many of each rolled face the hand holds (all they depend on;
@@ -73,8 +77,7 @@ class Dice(RuleSet):
 
     def deck(self) -> tuple[Card, ...]:
         """The 36-tile player deck: five each of 1–6 and six llamas."""
-        numbers = tuple(c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5))
-        return numbers + (LLAMA_CARD,) * 6
+        return DECK
 
     def deal(self, state: State, deck: Sequence[Card]) -> None:
         """§3 round set-up: deal 6 face up from the first player; lay the row out."""

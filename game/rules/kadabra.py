@@ -33,6 +33,11 @@ DECK_COUNTS: dict[str, int] = {
 }
 """docs/rules.md §2 deck table: the one place a host swaps the Kadabra split."""
 
+DECK: tuple[Card, ...] = tuple(
+    Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count)
+)
+"""The deck, built once (every deal asks for it)."""
+
 PLAY_ONE = PLAY_ACTIONS[ONE]
 GIFTS = tuple(play(ONE, to) for to in range(6))
 """A ``1`` given to each seat (a game has at most 6)."""
@@ -106,7 +111,7 @@ class Kadabra(Shedding):
     uses_magic = True
 
     def deck(self) -> tuple[Card, ...]:
-        return tuple(Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count))
+        return DECK
 
     def setup_game(self, state: State, options: Mapping[str, int]) -> None:
         """docs/rules.md §2 game set-up: 3 white chips each; token in the supply."""

@@ -38,6 +38,8 @@ PLAYABLE_ON: dict[Card, frozenset[Card]] = {
 
 PLAY_ACTIONS: dict[Card, Action] = {card: play(card) for card in ALL_CARDS}
 
+DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
+
 
 class Shedding(RuleSet):
     """docs/rules.md §1: L.L.A.M.A."""
@@ -45,8 +47,8 @@ class Shedding(RuleSet):
     action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT})
 
     def deck(self) -> tuple[Card, ...]:
-        """56 cards: eight each of 1–6 and eight llamas."""
-        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+        """56 cards: eight each of 1–6 and eight llamas (one tuple: every deal asks)."""
+        return DECK
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act

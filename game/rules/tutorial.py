@@ -32,6 +32,8 @@ def penalty(card: Card) -> int:
 
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
+DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
+"""The deck, built once (every deal asks for it)."""
 CARD_ITEMS = {
     card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
     for card in PLAIN_VALUES
@@ -52,7 +54,7 @@ class Tutorial(RuleSet):
     lower_score_wins = False
 
     def deck(self) -> tuple[Card, ...]:
-        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+        return DECK
 
     def first_player(self, state: State) -> int:
         """§4: round r starts with seat (r − 1) mod n."""
