@@ -101,14 +101,19 @@ class Game:
         Raises a :class:`~game.errors.RulesError` subclass, changing nothing,
         if the action is refused.
         """
-        self.check(seat, action)
         state = self.state
+        rules = self.rules
+        legal = self._legal
+        # The common case first: the player to act takes one of the listed actions (the very
+        # object listed, as AIs and buttons do), which ``check`` would let through unless it
+        # needs a roll. Anything else goes through ``check`` for its error, in its order.
+        needs = rules.needs_chance(state, action)
+        if needs or legal is None or seat != state.to_act or not _listed(action, legal):
+            self.check(seat, action)
         chance = self.chance[state.round_no - 1]
-        if self.rules.needs_chance(state, action) and state.rolls_used >= len(chance.rolls):
-            chance.rolls.append(
-                self.rules.random_roll(self._seed(), state.round_no, state.rolls_used)
-            )
-        events = self.rules.apply(state, action, chance)
+        if needs and state.rolls_used >= len(chance.rolls):
+            chance.rolls.append(rules.random_roll(self._seed(), state.round_no, state.rolls_used))
+        events = rules.apply(state, action, chance)
         self.history.append((seat, action))
         self._legal = None
         if state.round_over:
@@ -205,3 +210,12 @@ class Game:
         other._legal = None
         other.opening_events = []
         return other
+
+
+def _listed(action: Action, legal: list[Action]) -> bool:
+    """Whether ``action`` is one of ``legal``: by identity first (listed actions are shared
+    values, and comparing dataclasses field by field is slow), then by value."""
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal

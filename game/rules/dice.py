@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
 from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
-from game.events import Event, EventKind, ScoreItem, ScoreKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules import (
     HAND_SIZE,
     RuleSet,
@@ -191,7 +191,7 @@ class Dice(RuleSet):
         else:
             state.to_act = next_active(state, seat)
         if events is not None:
-            events.append(Event(EventKind.TOOK_TILE, seat=seat, card=tile.token))
+            events.append(shared(EventKind.TOOK_TILE, seat, tile.token))
 
     def _roll(
         self, state: State, seat: int, roll: tuple[Card, Card, Card], events: list[Event] | None
@@ -205,7 +205,7 @@ class Dice(RuleSet):
         if a is LLAMA_CARD and b is LLAMA_CARD and c is LLAMA_CARD:
             colour = return_chip(state, seat)
             if events is not None:
-                events.append(Event(EventKind.THREE_LLAMAS, seat=seat, card=colour))
+                events.append(shared(EventKind.THREE_LLAMAS, seat, colour))
             state.to_act = next_active(state, seat)
         elif a in hand or b in hand or c in hand:
             state.phase = Phase.RESOLVE

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
-from game.events import Event, EventKind, ScoreItem, ScoreKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules import (
     BLACK_POINTS,
     end_round,
@@ -229,29 +229,27 @@ class Kadabra(Shedding):
         if card is ONE and action.give_to is not None:
             given = give(state, seat, action.give_to)
             if given is not None:
-                events.append(Event(EventKind.GAVE, seat=seat, card=given, other=action.give_to))
+                events.append(shared(EventKind.GAVE, seat, given, action.give_to))
         if card is None:
             return
         if card.symbol is Symbol.STAR and state.token != seat:
-            events.append(Event(EventKind.TOOK_TOKEN, seat=seat, other=state.token))
+            events.append(shared(EventKind.TOOK_TOKEN, seat, None, state.token))
             state.token = seat
         if card is LLAMA_CARD:
             colour = stage_chip(state, seat)
             if colour is not None:
-                events.append(Event(EventKind.STAGED, seat=seat, card=colour))
+                events.append(shared(EventKind.STAGED, seat, colour))
         if card.symbol is Symbol.DRAW and state.hands[seat]:
             target = forced_draw(state, seat)
             if target is not None:
                 drawn = state.hands[target][-1]
-                events.append(Event(EventKind.FORCED_DRAW, seat=target))
-                events.append(
-                    Event(EventKind.DREW_CARD, seat=target, card=drawn.token, private_to=target)
-                )
+                events.append(shared(EventKind.FORCED_DRAW, target))
+                events.append(shared(EventKind.DREW_CARD, target, drawn.token, None, target))
 
     def apply_extra(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         if action.type is ActionType.SKIP:
             state.token = None
-            events.append(Event(EventKind.SKIPPED, seat=seat))
+            events.append(shared(EventKind.SKIPPED, seat))
             state.to_act = next_active(state, seat)
             return
         super().apply_extra(state, seat, action, events)

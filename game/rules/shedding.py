@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, QUIT, Action, ActionType, play
 from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
-from game.events import Event, EventKind
+from game.events import Event, EventKind, shared
 from game.rules import (
     UNKEPT,
     RuleSet,
@@ -88,7 +88,7 @@ class Shedding(RuleSet):
             hand = state.hands[seat]
             hand.remove(card)
             state.top = card
-            events.append(Event(EventKind.PLAYED, seat=seat, card=card.token, other=action.give_to))
+            events.append(shared(EventKind.PLAYED, seat, card.token, action.give_to))
             self.after_play(state, seat, action, events)
             if not hand:
                 end_round(state, seat, emptied=True)
@@ -97,8 +97,8 @@ class Shedding(RuleSet):
         elif kind is ActionType.DRAW:
             card = state.draw_pile.pop()
             state.hands[seat].append(card)
-            events.append(Event(EventKind.DREW, seat=seat))
-            events.append(Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat))
+            events.append(shared(EventKind.DREW, seat))
+            events.append(shared(EventKind.DREW_CARD, seat, card.token, None, seat))
             state.to_act = next_active(state, seat)
         elif kind is ActionType.QUIT:
             events.extend(quit_round(state, seat))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
-from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.rules import RuleSet, end_round, next_active, register
 from game.state import Phase, RoundChance, State
 
@@ -96,7 +96,7 @@ class Tutorial(RuleSet):
             hand = state.hands[seat]
             hand.remove(action.card)
             state.top = action.card
-            events = [Event(EventKind.PLAYED, seat=seat, card=action.card.token)]
+            events = [shared(EventKind.PLAYED, seat, action.card.token)]
             if not hand:
                 end_round(state, seat, emptied=True)
             else:
@@ -107,8 +107,8 @@ class Tutorial(RuleSet):
             state.hands[seat].append(card)
             state.pile_emptied = not state.draw_pile
             events = [
-                Event(EventKind.DREW, seat=seat),
-                Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat),
+                shared(EventKind.DREW, seat),
+                shared(EventKind.DREW_CARD, seat, card.token, None, seat),
             ]
             if play_value(card) >= play_value(state.top):
                 state.phase = Phase.DRAWN
@@ -120,12 +120,12 @@ class Tutorial(RuleSet):
             state.phase = Phase.PLAY
             state.pending_drawn = None
             self._end_turn(state, seat)
-            return [Event(EventKind.PASSED, seat=seat)]
+            return [shared(EventKind.PASSED, seat)]
         # STOP
         state.stopper = seat
         state.stop_on_llama = state.top is LLAMA_CARD
         end_round(state, seat)
-        return [Event(EventKind.STOPPED, seat=seat, card=state.top.token)]
+        return [shared(EventKind.STOPPED, seat, state.top.token)]
 
     def step(self, state: State, action: Action, chance: Chance) -> None:
         """``apply`` without events (the fast path)."""
