@@ -184,6 +184,32 @@ def against(revs: list[str], variants: list[str], games: int, runs: int) -> None
     print(f"load average at the end: {load_average()}")
 
 
+def simulate_paths(variant: str, games: int, chunks: int) -> None:
+    """``simulate --ai random``'s two paths (``play_one``: full engine; ``play_one_fast``),
+    the same seeded games, in ``chunks`` interleaved pairs; the median pair's speed-up."""
+    from game.cli.simulate import play_one, play_one_fast
+
+    size = max(1, games // chunks)
+    ais = ["random"] * PLAYERS
+    ratios, full_rates, fast_rates = [], [], []
+    for chunk in range(chunks):
+        indices = range(chunk * size, (chunk + 1) * size)
+        started = time.process_time()
+        actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
+        middle = time.process_time()
+        fast_actions = sum(play_one_fast(variant, ais, {}, "sim", i)[2] for i in indices)
+        done = time.process_time()
+        if fast_actions != actions:
+            raise SystemExit(f"{variant}: the paths played different games")
+        full_rates.append(actions / (middle - started))
+        fast_rates.append(actions / (done - middle))
+        ratios.append(fast_rates[-1] / full_rates[-1])
+    print(f"simulate {variant:>9}: full {statistics.median(full_rates):8.0f} act/s, fast"
+          f" {statistics.median(fast_rates):8.0f} act/s (medians), fast/full"
+          f" {statistics.median(ratios):.2f}x (median of {chunks} pairs;"
+          f" {min(ratios):.2f}–{max(ratios):.2f})")
+
+
 def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -202,7 +228,17 @@ def main() -> None:
     parser.add_argument(
         "--side-games", type=int, default=200, help="--against: games per side and run"
     )
+    parser.add_argument(
+        "--simulate", action="store_true",
+        help="compare simulate --ai random's full-engine and fast paths instead",
+    )
     args = parser.parse_args()
+    if args.simulate:
+        print(f"load average (1, 5, 15 min): {load_average()}")
+        for variant in args.variant or variant_names():
+            simulate_paths(variant, args.games, args.chunks)
+        print(f"load average at the end: {load_average()}")
+        return
     if args.against:
         against(args.against, args.variant or ["classic", "kadabra"], args.side_games, args.runs)
         return
