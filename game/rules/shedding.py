@@ -17,7 +17,6 @@ from game.rules import (
     end_round,
     leave_round,
     next_active,
-    others_in,
     quit_round,
 )
 from game.state import RoundChance, State
@@ -52,16 +51,20 @@ class Shedding(RuleSet):
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act
-        if seat is None or state.top is None:
+        top = state.top
+        if seat is None or top is None:
             return []
-        playable = PLAYABLE_ON[state.top]
+        playable = PLAYABLE_ON[top]
         # dict.fromkeys: each card once, in hand order (listing is on every playout's path)
         actions = [PLAY_ACTIONS[c] for c in dict.fromkeys(state.hands[seat]) if c in playable]
-        if self.card_effects:
+        effects = self.card_effects
+        if effects:
             self.adjust_plays(state, seat, actions)
-        if state.draw_pile and others_in(state, seat):
-            actions.append(DRAW)
-        if self.card_effects:
+        if state.draw_pile:
+            quit_ = state.quit  # others_in, inlined: whether anyone else is still in
+            if quit_.count(False) > (0 if quit_[seat] else 1):
+                actions.append(DRAW)
+        if effects:
             actions.extend(self.extra_actions(state, seat))
         actions.append(QUIT)
         return actions
@@ -81,15 +84,18 @@ class Shedding(RuleSet):
         if seat is None:  # pragma: no cover - Game checks the phase first
             raise self.refuse(state, action)
         events: list[Event] = []
-        self.before_action(state, seat, action, events)
+        effects = self.card_effects  # classic has no hooks to call
+        if effects:
+            self.before_action(state, seat, action, events)
         kind = action.type
-        if kind is ActionType.PLAY and action.card is not None:
-            card = action.card
+        card = action.card
+        if kind is ActionType.PLAY and card is not None:
             hand = state.hands[seat]
             hand.remove(card)
             state.top = card
             events.append(shared(EventKind.PLAYED, seat, card.token, action.give_to))
-            self.after_play(state, seat, action, events)
+            if effects:
+                self.after_play(state, seat, action, events)
             if not hand:
                 end_round(state, seat, emptied=True)
             else:
