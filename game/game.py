@@ -108,8 +108,14 @@ class Game:
         # object listed, as AIs and buttons do), which ``check`` would let through unless it
         # needs a roll. Anything else goes through ``check`` for its error, in its order.
         needs = rules.needs_chance(state, action)
-        if needs or legal is None or seat != state.to_act or not _listed(action, legal):
+        if needs or legal is None or seat != state.to_act:
             self.check(seat, action)
+        else:
+            for listed in legal:  # by identity (comparing dataclasses field by field is slow)
+                if listed is action:
+                    break
+            else:
+                self.check(seat, action)  # an equal action not listed as such, or an error
         chance = self.chance[state.round_no - 1]
         if needs and state.rolls_used >= len(chance.rolls):
             chance.rolls.append(rules.random_roll(self._seed(), state.round_no, state.rolls_used))
@@ -211,11 +217,3 @@ class Game:
         other.opening_events = []
         return other
 
-
-def _listed(action: Action, legal: list[Action]) -> bool:
-    """Whether ``action`` is one of ``legal``: by identity first (listed actions are shared
-    values, and comparing dataclasses field by field is slow), then by value."""
-    for listed in legal:
-        if listed is action:
-            return True
-    return action in legal

@@ -169,22 +169,24 @@ class RuleSet:
         n = state.players
         points = [0] * n
         items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
+        emptied = state.ender if state.emptied else None
+        hands = state.hands
         for seat in range(n):
-            hand = state.hands[seat]
-            if state.emptied and seat == state.ender:
+            if seat == emptied:
                 colour = return_chip(state, seat)
                 points[seat] = -CHIP_POINTS[colour]
                 if report:
                     events.append(shared(EventKind.RETURNED_CHIP, seat, colour))
                     items[seat].append(RETURNED_ITEMS[colour])
             else:
+                hand = hands[seat]
                 numbers, llama = hand_points(hand)
                 gain_white(state, seat, numbers)
                 if llama:
                     state.black[seat] += 1
                 points[seat] = numbers + LLAMA_POINTS * llama
                 if report:
-                    items[seat].extend(counted_values(hand))
+                    items[seat] = counted_values(hand)  # a fresh list of its own
         self.score_extras(state, points, items if report else None)
         for seat in range(n):
             state.round_points[seat].append(points[seat])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
@@ -39,6 +39,8 @@ DECK: tuple[Card, ...] = tuple(
 """The deck, built once (every deal asks for it)."""
 
 PLAY_ONE = PLAY_ACTIONS[ONE]
+ONLY_SKIP: tuple[Action, ...] = (SKIP,)
+NOTHING: tuple[Action, ...] = ()
 GIFTS = tuple(play(ONE, to) for to in range(6))
 """A ``1`` given to each seat (a game has at most 6)."""
 
@@ -134,8 +136,8 @@ class Kadabra(Shedding):
             at = next(i for i, a in enumerate(actions) if a is PLAY_ONE)
             actions[at : at + 1] = [GIFTS[to] for to in recipients(state, seat)]
 
-    def extra_actions(self, state: State, seat: int) -> list[Action]:
-        return [SKIP] if state.token == seat else []
+    def extra_actions(self, state: State, seat: int) -> Sequence[Action]:
+        return ONLY_SKIP if state.token == seat else NOTHING
 
     def fast_listing(self) -> Callable[[State], list[Action]]:
         return self.fast_legal_actions
@@ -214,7 +216,9 @@ class Kadabra(Shedding):
 
     def before_action(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         """Fine point 11: during a show, anything but an L or a skip takes the stage."""
-        if not show_on(state) or action.type is ActionType.SKIP:
+        if state.stage_white + state.stage_black < SHOW_THRESHOLD:  # show_on, inlined
+            return
+        if action.type is ActionType.SKIP:
             return
         if action.type is ActionType.PLAY and action.card is LLAMA_CARD:
             return

@@ -6,6 +6,7 @@ hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, QUIT, Action, ActionType, play
@@ -75,9 +76,9 @@ class Shedding(RuleSet):
     def adjust_plays(self, state: State, seat: int, actions: list[Action]) -> None:
         """Hook: change the listed plays in place (Kadabra's ``1``: one per recipient)."""
 
-    def extra_actions(self, state: State, seat: int) -> list[Action]:
-        """Actions a rule set adds (Kadabra's skip)."""
-        return []
+    def extra_actions(self, state: State, seat: int) -> Sequence[Action]:
+        """Actions a rule set adds (Kadabra's skip), appended to the listing."""
+        return ()
 
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
         seat = state.to_act
