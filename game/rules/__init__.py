@@ -286,7 +286,10 @@ def next_active(state: State, seat: int) -> int | None:
     """docs/rules.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
     n = state.players
     quit_ = state.quit
-    for step in range(1, n + 1):
+    candidate = seat + 1 if seat + 1 < n else 0  # the usual answer, first (every turn asks)
+    if not quit_[candidate]:
+        return candidate
+    for step in range(2, n + 1):
         candidate = (seat + step) % n
         if not quit_[candidate]:
             return candidate
