@@ -96,10 +96,11 @@ class Event:
         return self.private_to is None or self.private_to == seat
 
 
-_SHARED: dict[tuple[EventKind, int | None, str | None, int | None, int | None], Event] = {}
+_SHARED: dict[tuple[int, int | None, str | None, int | None, int | None], Event] = {}
 """Events are immutable values: the common ones are made once each and shared (building a
-frozen dataclass of ten fields cost more than the action it reports). Keys are a kind, a
-seat, a card token or chip colour, another seat and a viewer: a few thousand at most."""
+frozen dataclass of ten fields cost more than the action it reports). Keys are a kind (by
+identity: members live as long as the process), a seat, a card token or chip colour,
+another seat and a viewer: a few thousand at most."""
 
 
 def shared(
@@ -110,7 +111,7 @@ def shared(
     private_to: int | None = None,
 ) -> Event:
     """``Event(kind, seat=seat, card=card, other=other, private_to=private_to)``, made once."""
-    key = (kind, seat, card, other, private_to)
+    key = (id(kind), seat, card, other, private_to)  # (an Enum's hash is Python code)
     event = _SHARED.get(key)
     if event is None:
         event = _SHARED[key] = Event(kind, seat=seat, card=card, other=other, private_to=private_to)
