@@ -62,8 +62,16 @@ def register(name: str, factory: PlayerFactory) -> None:
 
 
 def _load() -> None:
-    """Import every AI module (each registers itself); importing twice costs nothing."""
+    """Import every AI module (each registers itself) once: every player made asks, and
+    the import statement's machinery costs even when the modules are loaded."""
+    if _LOADED:
+        return
     from game.ai import hard, heuristic, random  # noqa: F401
+
+    _LOADED.append(True)
+
+
+_LOADED: list[bool] = []
 
 
 def names() -> list[str]:
