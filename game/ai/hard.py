@@ -46,7 +46,7 @@ from game.views import PlayerView, state_view
 DEFAULT_ITERATIONS = 32
 ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 40, "dice": 32, "tutorial": 64}
 """Worlds per decision by rule set, where nobody sets ``iterations``: as many as keep a
-decision's p95 under 150 ms of one core (README, "Speed and strength")."""
+decision's p95 under 150 ms of one core (docs/performance.md, "The AIs' strength")."""
 PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
@@ -61,7 +61,7 @@ the bound of a decision's work, whatever the hands. Worlds stop coming once the 
 would, at the average so far, go past it, and a world that does go past it is dropped (a
 world counts whole or not at all). A step costs about 15 (classic), 30 (kadabra, dice)
 to 60 µs (tutorial, played through views) of CPU, so the longest decision stays well under
-half a second on one core; the counts rarely bind (README, "Speed and strength")."""
+half a second on one core; the counts rarely bind (docs/performance.md, "The AIs' strength")."""
 
 
 PLAYOUT_STRATEGIES: dict[str, Callable[[PlayerView], Action]] = {

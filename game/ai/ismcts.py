@@ -8,7 +8,7 @@ visits), adds one node, plays the round out with the playout policy, and credits
 node with the outcome for the seat that chose it. The most visited first action wins.
 
 It is kept as ``HardPlayer(method="ismcts")`` to be compared with flat determinized sampling
-(:func:`game.ai.hard.search`) at equal time (README, "Speed and strength").
+(:func:`game.ai.hard.search`) at equal time (docs/performance.md, "The AIs' strength").
 """
 
 from __future__ import annotations

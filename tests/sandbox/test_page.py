@@ -1,7 +1,7 @@
 """The sandbox's page in a real headless Chromium: a whole game played by clicking in it.
 
-Screenshots of the lobby, a hand and the end go to ``$LAMA_SCREENSHOTS`` (the README's come
-from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
+Screenshots of the lobby, a hand and the end go to ``$LAMA_SCREENSHOTS`` (the README's and the
+docs' come from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
 """
 
 from __future__ import annotations
