@@ -312,6 +312,11 @@ class Sessions:
         outbox after a late answer or a restart), the channel never holds an unseen lobby.
         ``answer`` (the interaction's application id and token) is kept with the owed item,
         so a restarted process finds an answer that was made before the crash.
+
+        The channel is taken before anything is awaited (no await between the check and the
+        registration): of any number of opens at once, exactly one gets the channel, the
+        others are refused. The new session's lock is held until it is stored, so nothing
+        acts on a lobby that is not saved yet; if it cannot be, the channel is free again.
         """
         if channel_id in self._by_channel:
             raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
@@ -322,14 +327,16 @@ class Sessions:
         session.seats = (list(seats) if seats is not None
                          else [Seat(host[0], session._free_name(host[1]))])
         session.answer = answer
-        if turn_timeout is None:
-            turn_timeout = await server_turn_timeout(self.store, guild_id)
-        session.timers.turn_timeout = require_turn_timeout(turn_timeout)
-        self._by_channel[channel_id] = session
-        self.timers.observe(session)  # the lobby's expiry
+        self._by_channel[channel_id] = session  # taken: a concurrent open is refused above
         try:
-            await session.store_now()
+            async with session.lock:
+                if turn_timeout is None:
+                    turn_timeout = await server_turn_timeout(self.store, guild_id)
+                session.timers.turn_timeout = require_turn_timeout(turn_timeout)
+                self.timers.observe(session)  # the lobby's expiry
+                await session.store_new()
         except BaseException:
+            session.status = Status.ABANDONED  # whoever waited on its lock finds it gone
             self.forget(session)
             raise
         return session
