@@ -174,14 +174,21 @@ class Session(Seating, Persistence):
                 await self._apply(self.game, seat, action)
             return True
 
-    async def stop(self, user_id: int, moderator: bool, name: str = "") -> None:
+    async def stop(self, user_id: int, moderator: bool, name: str = "") -> bool:
         """``/lama stop``: the host or a moderator ends the game; it counts for nobody.
-        Owes the table closed with a note naming ``name``."""
+        Owes the table closed with a note naming ``name``. True if a game (not a lobby) was
+        stopped. Checked in the lock: a stop that waited on a game ending meanwhile (its last
+        move, a cancel, another stop) finds no game, and never records it again."""
         async with self.lock:
+            if self.sessions.get(self.channel_id) is not self or self.status not in (
+                    Status.LOBBY, Status.PLAYING):
+                raise NoGame()
             if user_id != self.host_id and not moderator:
                 raise NotAllowed(N_("Only the host or a moderator can stop the game."))
+            playing = self.status is Status.PLAYING
             self.pending.append(Change([], note=("stopped", {"name": name})))
             await self.end(None)
+            return playing
 
     # ---- internals -------------------------------------------------------
     async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:

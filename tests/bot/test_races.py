@@ -8,6 +8,7 @@ await between a check and its effect is always crossed by the other interactions
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -176,3 +177,107 @@ async def test_refusals_of_concurrent_deferred_starts_stay_private(world: World)
         turnstile = Turnstile(world, "guild_setting", len(members))
         results = await turnstile.run([m.slash(world.table, "lama start") for m in members])
     await one_lobby_and_refusals(world, results)
+
+
+# ---- other awaits between a check and its effect ---------------------------------------------
+class Arrivals:
+    """Counts calls of ``session.<name>`` (each then waits for the session's lock at once)."""
+
+    def __init__(self, world: World, session: object, name: str) -> None:
+        self.world = world
+        self.count = 0
+        self.original: Callable[..., Awaitable[Any]] = getattr(session, name)
+        setattr(session, name, self.call)
+
+    def call(self, *args: Any, **kwargs: Any) -> Awaitable[Any]:
+        self.count += 1
+        self.world.fake.notifier.notify()
+        return self.original(*args, **kwargs)
+
+
+async def held_then(
+    world: World, first: Awaitable[InteractionResult],
+    then: list[tuple[str, Callable[[], Awaitable[InteractionResult]]]],
+) -> list[InteractionResult]:
+    """``first`` runs until its commit is held at the store; then each of ``then`` in turn,
+    ``(method, action)``, until it waits on the session's lock in ``session.<method>``; then
+    the store goes on. The answers, in that order."""
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    writes = Turnstile(world, "write", 0)
+    tasks = [asyncio.ensure_future(first)]
+    try:
+        await world.fake.notifier.wait_for(lambda: True if writes.waiting else None, WAIT,
+                                           "the first action's commit to be held")
+        for method, action in then:
+            arrivals = Arrivals(world, session, method)
+            tasks.append(asyncio.ensure_future(action()))
+            await world.fake.notifier.wait_for(
+                lambda arrivals=arrivals: True if arrivals.count else None, WAIT,
+                f"the next action to wait for the session in {method}")
+    finally:
+        writes.gate.set()
+    return list(await asyncio.gather(*tasks))
+
+
+async def playing_table(world: World) -> Message:
+    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
+    table = await world.fake.notifier.wait_for(
+        lambda: next((m for m in world.table.messages
+                      if any(":hand:" in b.custom_id for b in m.buttons)), None),
+        WAIT, "the table")
+    return table
+
+
+def stored_games(world: World) -> list[tuple[str, str]]:
+    with sqlite3.connect(world.bot.settings.lama_db) as conn:
+        return conn.execute("SELECT game_id, status FROM games").fetchall()
+
+
+async def test_two_stops_at_once_end_the_game_once(world: World) -> None:
+    await playing_table(world)
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    first, second = await held_then(
+        world, world.ana.slash(world.table, "lama stop"),
+        [("stop", lambda: world.mod.slash(world.table, "lama stop"))])
+    assert not first.ephemeral and "stopped the game" in first.message.text
+    refusal = await private_answer(second)
+    assert "no L.A.M.A. game" in refusal.text, "the game was stopped already"
+    assert stored_games(world) == [(session.game_id, "abandoned")]
+    assert world.bot.sessions.get(world.table.id) is None
+
+
+async def test_a_stop_waiting_on_a_cancel_finds_no_lobby(world: World) -> None:
+    lobby = (await world.ana.slash(world.table, "lama start")).message
+    assert lobby is not None
+    cancel, stop = await held_then(
+        world, world.ana.click(lobby, "Cancel"),
+        [("stop", lambda: world.mod.slash(world.table, "lama stop"))])
+    refusal = await private_answer(stop)
+    assert "no L.A.M.A. game" in refusal.text
+    await cancel.wait_for(lambda m: "Cancelled" in m.text, timeout=WAIT)
+    assert not [m for m in world.table.messages if "stopped" in m.text], "no stop shown"
+    fresh = await world.cleo.slash(world.table, "lama start")
+    assert not fresh.ephemeral, "the channel is free"
+
+
+async def test_leaving_while_the_host_starts_leaves_the_game(world: World) -> None:
+    """/lama leave waited for the lobby (behind a Join being saved) while the host's Start
+    went first: the game has begun, so the player leaves the game (an AI plays their seat)
+    instead of being refused."""
+    lobby = (await world.ana.slash(world.table, "lama start")).message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    _join, start, leave = await held_then(world, world.cleo.click(lobby, "Join"), [
+        ("start", lambda: world.ana.click(lobby, "Start")),
+        ("leave", lambda: world.ben.slash(world.table, "lama leave")),
+    ])
+    assert not start.ephemeral, "the host started the game"
+    assert not leave.ephemeral and "an AI plays their seat" in leave.message.text
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None and session.seats[1].user_id == world.ben.id
+    assert session.seats[1].away
