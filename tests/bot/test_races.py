@@ -58,8 +58,9 @@ class Turnstile:
 
 async def private_answer(result: InteractionResult) -> Message:
     """The refusal as its member sees it: the ephemeral answer, or (answered after a public
-    deferral) an ephemeral followup, the public "thinking" placeholder deleted."""
-    if result.type != 5:
+    deferral) an ephemeral followup, the public "thinking" placeholder deleted (a click
+    deferred by a type-6 update has no placeholder)."""
+    if result.type not in (5, 6):
         assert result.ephemeral and result.message is not None, result
         return result.message
     message = await result.followup(0, timeout=WAIT)
@@ -281,3 +282,13 @@ async def test_leaving_while_the_host_starts_leaves_the_game(world: World) -> No
     session = world.bot.sessions.get(world.table.id)
     assert session is not None and session.seats[1].user_id == world.ben.id
     assert session.seats[1].away
+
+
+async def test_a_lobby_click_waiting_on_a_cancel_finds_the_lobby_closed(world: World) -> None:
+    lobby = (await world.ana.slash(world.table, "lama start")).message
+    assert lobby is not None
+    _join, _cancel, join = await held_then(world, world.ben.click(lobby, "Join"), [
+        ("cancel", lambda: world.ana.click(lobby, "Cancel")),
+        ("join", lambda: world.cleo.click(lobby, "Join"))])
+    refusal = await private_answer(join)
+    assert "Cette salle d’attente est fermée" in refusal.text, refusal.text  # cleo: French
