@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import takeover
+from bot.errors import BotError
 from bot.i18n import Translator
 from bot.sessions import Session, Status
 from bot.timers import IDLE_TTL, LOBBY_TTL
@@ -119,11 +120,17 @@ class Liveness(commands.Cog):
         tr = public_tr(session)
         user = interaction.user
         if session.status is Status.LOBBY:
-            await session.leave(user.id)
-            await interaction.response.send_message(tr("{name} left the lobby.",
-                                                       name=tr.name(user.display_name)))
-            await self.bot.sessions.publish(session)  # the lobby, owed by the commit
-            return
+            try:
+                await session.leave(user.id)
+            except BotError:
+                if session.status is not Status.PLAYING:
+                    raise
+                # the game started while this waited for the lobby: leave the game instead
+            else:
+                await interaction.response.send_message(tr("{name} left the lobby.",
+                                                           name=tr.name(user.display_name)))
+                await self.bot.sessions.publish(session)  # the lobby, owed by the commit
+                return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
             "{name} left the game: an AI plays their seat now. {cmd_hand} takes it back.",

@@ -245,8 +245,9 @@ class InteractionRoutes:
         check_message(body, create=True)
         fake.record_lint(request, message_lint(body, "followup"))
         original = inter.original
-        if original is not None and original.loading:
-            # The first followup after a "thinking" defer replaces the placeholder.
+        if original is not None and original.loading and not original.deleted:
+            # The first followup after a "thinking" defer replaces the placeholder (once it
+            # is deleted, a followup is a message of its own, with its own flags).
             original.apply(body)
             original.flags &= ~LOADING
             msg = original

@@ -119,6 +119,14 @@ class Demo(app_commands.Group):
         await interaction.response.defer(thinking=True)
         await interaction.edit_original_response(content="done thinking")
 
+    @app_commands.command(description="Defer publicly, then answer privately")
+    async def private(self, interaction: discord.Interaction, withdraw: bool) -> None:
+        await interaction.response.defer(thinking=True)
+        if withdraw:  # the public placeholder goes first: the followup is a message of its own
+            await interaction.delete_original_response()
+        await interaction.followup.send("for you alone", ephemeral=True)
+        self.bot.done.set()
+
     @app_commands.command(description="Followups")
     async def follow(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("first")
@@ -380,6 +388,24 @@ async def test_defer_then_edit(world: World, bot: DemoBot) -> None:
     msg = await reply.wait_edit()
     assert msg.content == "done thinking" and not msg.loading
     assert world.table.messages == [msg]
+
+
+async def test_a_public_deferral_is_filled_by_its_first_followup_whatever_its_flags(
+    world: World, bot: DemoBot
+) -> None:
+    """As Discord does: an ephemeral followup to a public "thinking…" shows publicly; once the
+    placeholder is deleted, an ephemeral followup is a new message its user alone sees."""
+    reply = await world.ana.slash(world.table, "demo private", withdraw=False)
+    await wait(bot.done)
+    shown = await reply.followup(0)
+    assert shown is reply.message and not shown.ephemeral and shown.content == "for you alone"
+    assert world.table.messages == [shown]
+    bot.done.clear()
+    reply = await world.ben.slash(world.table, "demo private", withdraw=True)
+    await wait(bot.done)
+    private = await reply.followup(0)
+    assert private.ephemeral and reply.message is not None and reply.message.deleted
+    assert world.ben.ephemerals == [private] and world.table.messages == [shown]
 
 
 async def test_followups_send_edit_delete(world: World, bot: DemoBot) -> None:
