@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from cogs.wire import edit_original, update_clicked
+from cogs.discord_compat import edit_original, update_clicked
 
 log = logging.getLogger(__name__)
 
