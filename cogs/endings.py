@@ -17,7 +17,7 @@ from bot.i18n import N_, Translator
 from bot.markdown import BUTTON_LABEL, clip
 from cogs.buttons import RematchButton
 from cogs.cards import LLAMA, VALUE_EMOJI, by_chip
-from cogs.render import COLOUR, Payload
+from cogs.render import COLOUR, Components, Payload
 from game import Event, EventKind, PlayerView
 from game.events import ScoreKind, SeatScore
 
@@ -147,4 +147,4 @@ def final_standings(
     buttons.add_item(RematchButton(game_id, clip(tr("Rematch"), BUTTON_LABEL)))
     humans = [u for s in view.winners if (u := users[s]) is not None]
     content = "🏆 " + tr.join([f"<@{u}>" for u in humans]) if humans else None
-    return Payload(content=content, embed=embed, view=buttons, mentions=humans)
+    return Payload(content=content, embed=embed, view=Components.of(buttons), mentions=humans)

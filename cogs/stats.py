@@ -32,7 +32,7 @@ from cogs.ladder_text import (
 )
 from cogs.lobby import VARIANTS
 from cogs.pictures import drawn_chart, images_on, refused_upload
-from cogs.render import COLOUR
+from cogs.render import COLOUR, Components
 from cogs.replies import user_tr
 from game import find_rules, variant_names
 
@@ -92,7 +92,7 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
 
     async def board(self, tr: Translator, guild_id: int, variant: str, page: int
-                    ) -> tuple[discord.Embed, discord.ui.View | None]:
+                    ) -> tuple[discord.Embed, Components | None]:
         """One page of the board (the last one if ``page`` is past it) and its buttons."""
         standings = await self.bot.store.standings(guild_id, variant)
         pages = max(1, -(-len(standings) // PAGE_SIZE))
@@ -113,7 +113,7 @@ class Stats(commands.Cog):
                                   "◀ " + tr("Previous"), disabled=page == 0))
         view.add_item(BoardButton(f"{guild_id}:{variant}:{min(page + 1, pages - 1)}:next",
                                   tr("Next") + " ▶", disabled=page == pages - 1))
-        return embed, view
+        return embed, Components.of(view)
 
     async def on_board_page(self, interaction: discord.Interaction, rest: str) -> None:
         """A page button: the board it names, redrawn in place, if it is this server's."""

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import discord
 from discord.enums import InteractionResponseType
 
-from cogs.wire import edit_original, update_clicked
+from cogs.discord_compat import edit_original, update_clicked
 
 log = logging.getLogger(__name__)
 

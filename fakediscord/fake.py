@@ -119,6 +119,9 @@ class FakeDiscord:
         self.faults: list[Fault] = []
         self.entries: list[dict[str, Any]] = []
         self.keep_files = False  # True: uploaded files' bytes are kept in .files (the sandbox)
+        # a click whose custom_id is not on the clicked message is refused (Discord does);
+        # False lets a forged one through to the bot (its own check: defence-in-depth tests)
+        self.check_components = True
         self.files: dict[int, bytes] = {}
         self.gateway = Gateway(self)
         self.driver = Driver(self)
