@@ -35,12 +35,12 @@ from .options import (
 from .result import InteractionResult as InteractionResult
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
 
 class Driver:
     """Builds INTERACTION_CREATE payloads the way the Discord client would."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- slash commands -----------------------------------------------------------------------
