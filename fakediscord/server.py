@@ -15,7 +15,7 @@ from .emojis import EmojiRoutes
 from .interactions import InteractionRoutes
 from .model import Guild
 from .validate import ApiError, unknown
-from .wire import json_response, media_type, read_body
+from .wire import PAYLOAD_JSON, json_response, media_type, read_body
 
 if TYPE_CHECKING:
     from .state import State
@@ -78,8 +78,8 @@ def _middleware(fake: State) -> Any:
             limited, ticket = pacing.admit(method, path)
             response = limited or await _answer(fake, request, handler, method, path)
             pacing.finish(ticket, response)
-        if body is None and "payload_json" in request:
-            entry["body"] = request["payload_json"]
+        if body is None and PAYLOAD_JSON in request:
+            entry["body"] = request[PAYLOAD_JSON]
         fake.log(
             "rest-answer",
             {"method": method, "path": path, "status": response.status, "body": _text(response)},

@@ -13,6 +13,9 @@ from aiohttp.multipart import content_disposition_filename, parse_content_dispos
 from .base import Snowflakes
 from .validate import INVALID_FORM_BODY, ApiError
 
+PAYLOAD_JSON = web.RequestKey("payload_json", dict[str, Any])
+"""An upload's JSON part, kept on its request for the traffic log (server._middleware)."""
+
 
 class Uploads(Protocol):
     """Where uploads go (``fakediscord.state.State``, above the wire helpers)."""
@@ -118,7 +121,7 @@ async def read_body(request: web.Request, fake: Uploads) -> Any:
                     "index": i,
                 }
             )
-        request["payload_json"] = dict(payload)  # for the traffic log (server._middleware)
+        request[PAYLOAD_JSON] = dict(payload)  # for the traffic log (server._middleware)
         inner = payload.get("data") if isinstance(payload.get("data"), dict) else payload
         described = {str(a.get("id")): a for a in inner.get("attachments") or []
                      if isinstance(a, dict)}  # (an interaction response: under "data")
