@@ -36,7 +36,7 @@ from .result import InteractionResult as InteractionResult
 from .validate import INVALID_FORM_BODY, ApiError
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
 
 class ComponentRefused(FakeDiscordError):
     """Discord refused the user's click itself (no interaction reached the bot): ``error``
@@ -53,7 +53,7 @@ COMPONENT_VALIDATION_FAILED = "COMPONENT_VALIDATION_FAILED"
 class Driver:
     """Builds INTERACTION_CREATE payloads the way the Discord client would."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- slash commands -----------------------------------------------------------------------

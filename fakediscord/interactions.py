@@ -23,8 +23,8 @@ from .validate import (
 from .wire import json_response, no_content, read_body
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
     from .model import Member, TextChannel
+    from .state import State
 
 TOKEN_LIFETIME = 15 * 60
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -35,7 +35,7 @@ class Interaction:
 
     def __init__(
         self,
-        fake: FakeDiscord,
+        fake: State,
         type: int,
         member: Member,
         channel: TextChannel,
@@ -89,7 +89,7 @@ class Interaction:
 class InteractionRoutes:
     """POST /interactions/{id}/{token}/callback and the /webhooks/{app}/{token} routes."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- the initial response -----------------------------------------------------------------

@@ -32,10 +32,12 @@ from functools import partial
 
 from game import rng
 from game.actions import Action
-from game.ai import ismcts, playout, register
+from game.ai import ismcts, playout
 from game.ai.evaluate import game_values
 from game.ai.heuristic import STRATEGIES, dice
+from game.ai.limits import OutOfSteps, OutOfTime
 from game.ai.playout import Policy
+from game.ai.registry import register
 from game.ai.worlds import base_state, sample_world, unseen_cards
 from game.fast import FastGame, RandomChance
 from game.rules import RuleSet
@@ -148,14 +150,6 @@ def situation(view: PlayerView) -> tuple[object, ...]:
         len(view.row or ()),
         " ".join(c.token for c in view.roll or ()),
     )
-
-
-class OutOfTime(Exception):
-    """The deadline passed in the middle of a playout."""
-
-
-class OutOfSteps(Exception):
-    """The playout steps allowed to one decision ran out in the middle of a playout."""
 
 
 CLOCK_EVERY = 4
