@@ -51,6 +51,7 @@ from bot.session_state import require_turn_timeout as require_turn_timeout
 from bot.session_state import server_turn_timeout as server_turn_timeout
 from bot.session_state import valid_turn_timeout as valid_turn_timeout
 from bot.sessions import Session, Sessions, Status
+from bot.sqlstore import END_IDLE
 
 if TYPE_CHECKING:
     from game import Event
@@ -240,7 +241,7 @@ class Watchdog:
         elif kind == "idle":
             last = session.timers.last_human_at
             if last is not None and now >= last + IDLE_TTL and await takeover.abandon(
-                    session, ("idle", {})):
+                    session, END_IDLE, ("idle", {})):
                 log.info("channel %s: no human action for %ss; abandoned",
                          session.channel_id, IDLE_TTL)
                 if announcer is not None:

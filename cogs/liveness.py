@@ -2,8 +2,9 @@
 
 The timers themselves are in bot/timers.py; this cog says what they did.
 A channel that was deleted, or where the bot may no longer post (403
-50001/50013, 404 10003), ends its game as abandoned (recorded, counts for
-nobody) so the channel is free for a new ``/lama start``.
+50001/50013, 404 10003), ends its game as abandoned (recorded with the end
+reason ``channel_gone``, counts for nobody) so the channel is free for a new
+``/lama start``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot import takeover
 from bot.errors import BotError
 from bot.i18n import Translator
 from bot.sessions import Session, Status
+from bot.sqlstore import END_CHANNEL_GONE
 from bot.timers import IDLE_TTL, LOBBY_TTL
 from cogs.cards import event_text
 from cogs.common import place, public_tr
@@ -50,7 +52,7 @@ async def lose_channel(
 
     Dispatches ``lama_channel_lost(session)`` once it is recorded (for tests, metrics).
     """
-    if await takeover.abandon(session):
+    if await takeover.abandon(session, END_CHANNEL_GONE):
         log.warning("channel %s lost (%s): session abandoned", session.channel_id,
                     error or "deleted")
         bot.dispatch("lama_channel_lost", session)
