@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.pictures import dice_picture, emoji_picture, hand_picture
-from bot.pictures.chart import SEAT_RGB, ratings_chart, totals_chart
+from bot.pictures.chart import (
+    RATINGS,
+    SEAT_RGB,
+    TOTALS,
+    Style,
+    ratings_chart,
+    shown_ticks,
+    totals_chart,
+)
 from bot.pictures.compose import GAP
 from bot.pictures.faces import CARD_H, CARD_W, DIE, GOLD, LLAMA_BG, PAPER, VALUE_RGB
 from game import Card
@@ -178,6 +186,27 @@ def test_the_ratings_chart_reuses_its_figure_without_the_last_charts_lines() -> 
     assert seat_pixels(one, 0) == 0 and seat_pixels(one, 2) == 0 and seat_pixels(one, 3) == 0
     with pytest.raises(ValueError, match="no game"):
         ratings_chart([(0, [])])
+
+
+@pytest.mark.parametrize(("draw", "style", "games"), [
+    (lambda: ratings_chart([(0, [(1, -0.4, False)])]), RATINGS, [1.0]),  # one game
+    (lambda: ratings_chart([(0, [(1, 5.3, True)]), (1, [(2, 5.35, False)])]), RATINGS,
+     [1.0, 2.0]),
+    (lambda: ratings_chart([(2, [(x, x / 7, x % 3 == 0) for x in range(1, 21)])]), RATINGS,
+     None),
+    (lambda: totals_chart([[0], [0]]), TOTALS, [0.0, 1.0]),  # one round, nobody scored
+    (lambda: totals_chart([[5, 9], [3, 7], [8, 20], [1, 30]], target=25), TOTALS, None),
+])
+def test_chart_ticks_are_whole_numbers(draw: Callable[[], bytes], style: Style,
+                                       games: list[float] | None) -> None:
+    """Games, rounds and points are counted in whole numbers (the one-game stats chart had
+    x ticks 0.5, 0.6 … 1.5), with at least one tick on each axis."""
+    draw()
+    xs, ys = shown_ticks(style)
+    assert xs and ys, (xs, ys)
+    assert all(t == int(t) for t in xs + ys), (xs, ys)
+    if games is not None:
+        assert xs == games
 
 
 def test_the_hand_png_written_here_decodes_to_what_pillow_would_write() -> None:

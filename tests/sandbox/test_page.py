@@ -130,6 +130,10 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     play_as(page, "ana")
     page.locator("#slash").fill("/lama st")
     expect(page.locator("#suggestions li").first).to_contain_text("/lama start")
+    page.locator("#slash").fill("/lama start variant:cla")
+    choice = page.locator("#suggestions li")
+    expect(choice).to_have_count(1)
+    expect(choice).to_have_text("classic")  # named once, not "classic classic"
     slash(page, "/lama start variant:classic target:1")
     lobby = last(page, 'article:has(button[data-custom-id$=":join"])')
     expect(lobby).to_contain_text("ana used /lama start")
