@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from bot.app import create_bot
 from bot.client import LamaBot
 from bot.loop import freeze_startup_heap, run_loop
+from bot.redact import redact_handlers
 from bot.settings import Settings, point_at
 from bot.store import StoreError
 
@@ -127,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     token = settings.token
+    redact_handlers([token] if token else [])  # interaction tokens and ours (bot/redact.py)
     if token is None and or_sandbox and at_a_terminal():
         from bot.sandbox import main as sandbox
 

@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from discord.ext import commands
 
 from bot.backends import make_leases, make_store
 from bot.budget import Budget
+from bot.clicks import Clickable, Clicks
 from bot.clock import Clock
 from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
@@ -55,39 +55,14 @@ def intents() -> discord.Intents:
     return result
 
 
-def answer_clicks_directly(store: Any) -> None:
-    """A click on a dynamic item whose class can answer from the custom_id alone
-    (``clicked(interaction, match)``, cogs/buttons.py) is answered so, without discord.py
-    rebuilding the clicked message's whole View, then the item, per click (a tenth of the
-    bot's CPU per move under load went there, and to collecting those objects' cycles).
-    Other items keep discord.py's way. discord.py still matches the custom_id and runs the
-    call in its own task, as before."""
-    schedule = store.schedule_dynamic_item_call
-
-    async def schedule_dynamic_item_call(component_type: int, factory: Any,
-                                         interaction: discord.Interaction, custom_id: str,
-                                         match: re.Match[str]) -> None:
-        clicked = getattr(factory, "clicked", None)
-        if clicked is None:
-            return await schedule(component_type, factory, interaction, custom_id, match)
-        if interaction.message is None:  # (as discord.py: a click comes with its message)
-            return None
-        try:
-            await clicked(interaction, match)
-        except Exception:
-            log.exception("click on %s failed", custom_id)
-        return None
-
-    store.schedule_dynamic_item_call = schedule_dynamic_item_call
-
-
 @dataclass(frozen=True)
 class Wiring:
     """What the layer above adds to the bot: discord.py extensions (loaded in order), the
-    dynamic items that route clicks, and the answer to a command that failed."""
+    item classes that answer clicks (bot/clicks.py), and the answer to a command that failed
+    (also a forged click's refusal)."""
 
     names: Sequence[str] = ()
-    dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
+    dynamic_items: Sequence[type[Clickable]] = ()
     on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
 
 
@@ -117,6 +92,10 @@ class LamaBot(commands.AutoShardedBot):
                                       ai_workers=settings.lama_ai_workers,
                                       ping_delay=settings.lama_ping_delay)
         self.wiring = wiring or Wiring()
+        self.clicks = Clicks(self.wiring.dynamic_items, self.wiring.on_error)
+        # clicks come through the public 'interaction' event; the items are not given to
+        # discord.py (add_dynamic_items), so it does nothing else with them
+        self.add_listener(self.clicks.answer, "on_interaction")
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
         # one budget for every request Discord's global limit counts (bot/budget.py)
@@ -137,8 +116,6 @@ class LamaBot(commands.AutoShardedBot):
         for extension in wiring.names:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)
-        self.add_dynamic_items(*wiring.dynamic_items)
-        answer_clicks_directly(self._connection._view_store)
         if wiring.on_error is not None:
             self.tree.error(wiring.on_error)
         await install_command_translations(self.tree)
@@ -209,7 +186,7 @@ class LamaBot(commands.AutoShardedBot):
         if self._lease_watch is not None:
             self._lease_watch.cancel()  # (if it is what closes us, the close goes on: shielded)
         await self.sessions.close()
-        await _bounded(_interaction_tasks(), "answers under way")
+        await _bounded(_interaction_tasks() + list(self.clicks.running), "answers under way")
         if self.resuming is not None:
             await _bounded([self.resuming], "the start-up delivery")
         if self.http.token is not None and not self.is_closed():
@@ -229,11 +206,10 @@ SHUTDOWN_WAIT = 10.0  # seconds per shutdown step
 
 
 def _interaction_tasks() -> list[asyncio.Task[object]]:
-    """discord.py's tasks answering interactions (slash commands, components)."""
+    """discord.py's tasks answering slash commands (clicks: :attr:`LamaBot.clicks`)."""
     current = asyncio.current_task()
     return [t for t in asyncio.all_tasks() if t is not current and not t.done() and (
-        t.get_name().startswith(("CommandTree-invoker", "discord-ui-dynamic-item",
-                                 "discord-ui-view-dispatch")))]
+        t.get_name().startswith("CommandTree-invoker"))]
 
 
 async def _bounded(tasks: list[asyncio.Task[object]] | list[asyncio.Future[None]],

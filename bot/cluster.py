@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
+from bot.redact import redact_handlers
 from bot.settings import Settings
 from bot.shards import IDENTIFY_WINDOW, format_shard_ids, split_shards
 
@@ -232,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         settings = Settings()
+        redact_handlers([settings.token] if settings.token else [])
         cluster = Cluster(args.processes, args.shard_count, backoff=args.backoff,
                           max_backoff=args.max_backoff, stable_after=args.stable_after,
                           identify_window=settings.lama_identify_window,

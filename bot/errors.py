@@ -59,6 +59,11 @@ class LegacyButtonUsed(BotError):
                  "{cmd_hand} to see your hand, or {cmd_start} to open a new game.")
 
 
+class ForgedClick(BotError):
+    """A click whose custom_id is not on the clicked message (a modified client): refused
+    with the plain default message, and nothing is done."""
+
+
 class NotAMove(BotError):
     """An action text that names no move at all (a forged or garbled component)."""
 

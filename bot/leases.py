@@ -24,13 +24,16 @@ import logging
 import os
 import secrets
 import socket
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Protocol
 
 import aiosqlite
 
+from bot.open_problems import open_problem
 from bot.shards import ShardPlan
+from bot.sqlstore import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -136,12 +139,16 @@ class SqliteShardLeases:
     async def acquire(self, plan: ShardPlan, timeout: float | None = None) -> None:
         if self.path == ":memory:":
             return  # nobody else can open this database
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.execute(
-            "CREATE TABLE IF NOT EXISTS shard_leases (shard_count INTEGER NOT NULL, "
-            "shard_id INTEGER NOT NULL, holder TEXT NOT NULL, expires_at REAL NOT NULL, "
-            "PRIMARY KEY (shard_count, shard_id))")
+        try:  # (the store checked the file first: this is for a file changed since)
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute(
+                "CREATE TABLE IF NOT EXISTS shard_leases (shard_count INTEGER NOT NULL, "
+                "shard_id INTEGER NOT NULL, holder TEXT NOT NULL, expires_at REAL NOT NULL, "
+                "PRIMARY KEY (shard_count, shard_id))")
+        except sqlite3.Error as error:
+            await self.release()
+            raise StoreError(open_problem(self.path, error)) from error
         wanted = lease_keys(plan)
 
         async def try_all() -> list[tuple[int, int]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 OPEN_TIMEOUT = 5.0
@@ -10,6 +11,13 @@ OPEN_TIMEOUT = 5.0
 
 def open_problem(path: str, error: sqlite3.Error) -> str:
     """One line for the operator: what is wrong with the database file, and what to do."""
+    if isinstance(error, ReadOnly) and error.folder:
+        return (f"The folder {error.what} holding the database {path} is read-only: let the "
+                "bot's user write to it (SQLite keeps its -wal, -shm or -journal files beside "
+                "the database), then start again.")
+    if isinstance(error, ReadOnly) and error.what != path:
+        return (f"The database {path} cannot be written: {error.what} is read-only. Let the "
+                "bot's user write to it and to the database, then start again.")
     text = str(error).lower()
     if "locked" in text or "busy" in text:
         return (f"The database {path} is locked by another process: stop the other bot or "
@@ -29,6 +37,33 @@ def open_problem(path: str, error: sqlite3.Error) -> str:
     return f"The database {path} cannot be used ({error}): check LAMA_DB."
 
 
+class ReadOnly(sqlite3.OperationalError):
+    """A file SQLite would write (the database, its -wal, -shm or -journal) or the folder
+    holding them cannot be written to by this process."""
+
+    def __init__(self, what: str, folder: bool = False) -> None:
+        super().__init__(f"{what}: readonly {'folder' if folder else 'file'}")
+        self.what, self.folder = what, folder
+
+
+def check_writable(path: str) -> None:
+    """Refuse a file or folder this process may not write to, before SQLite opens anything.
+
+    SQLite opens such a file read-only without a word, and on a WAL file lets even
+    ``BEGIN IMMEDIATE`` pass; the first real write fails far later, and the reader has left
+    -wal and -shm files behind by then. ``os.access`` asks the kernel with this process's
+    rights (modes, ACLs, read-only mounts) and opens nothing, so no lock of ours is dropped.
+    """
+    if path in ("", ":memory:") or path.startswith("file:"):
+        return  # (a temporary or URI database: SQLite's own checks)
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        if os.path.exists(name) and not os.access(name, os.W_OK):
+            raise ReadOnly(name)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
+        raise ReadOnly(folder, folder=True)
+
+
 def probe(path: str) -> None:
     """Open, read and try to lock ``path`` without changing a byte of it.
 
@@ -36,6 +71,7 @@ def probe(path: str) -> None:
     Done with the standard library (run it in a worker thread), so a file that cannot be
     opened leaves no aiosqlite thread behind.
     """
+    check_writable(path)
     connection = sqlite3.connect(path, timeout=OPEN_TIMEOUT, isolation_level=None)
     try:
         connection.execute("PRAGMA user_version").fetchone()

@@ -62,10 +62,10 @@ class Persistence:
 
         def _make_players(self) -> None: ...
 
-    async def store_now(self) -> None:
-        """Save the session as it is (a new lobby), with the lobby message it owes."""
-        async with self.lock:
-            await self._commit(Write(self.guild_id, self.channel_id, snapshot=self.snapshot()))
+    async def store_new(self) -> None:
+        """Save the session as it is (a new lobby; the caller holds the lock), with the lobby
+        message it owes."""
+        await self._commit(Write(self.guild_id, self.channel_id, snapshot=self.snapshot()))
 
     async def _changed(
         self, *, move: tuple[int | None, str | None] = (None, None), snapshot: bool = False

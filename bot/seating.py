@@ -92,6 +92,8 @@ class Seating:
             await self.end(None)
 
     def _require_lobby(self) -> None:
+        if self.status is Status.ABANDONED:  # cancelled, stopped or expired while this waited
+            raise BotError(N_("This lobby is closed."))
         if self.status is not Status.LOBBY:
             raise BotError(N_("The game has already started."))
 

@@ -174,14 +174,21 @@ class Session(Seating, Persistence):
                 await self._apply(self.game, seat, action)
             return True
 
-    async def stop(self, user_id: int, moderator: bool, name: str = "") -> None:
+    async def stop(self, user_id: int, moderator: bool, name: str = "") -> bool:
         """``/lama stop``: the host or a moderator ends the game; it counts for nobody.
-        Owes the table closed with a note naming ``name``."""
+        Owes the table closed with a note naming ``name``. True if a game (not a lobby) was
+        stopped. Checked in the lock: a stop that waited on a game ending meanwhile (its last
+        move, a cancel, another stop) finds no game, and never records it again."""
         async with self.lock:
+            if self.sessions.get(self.channel_id) is not self or self.status not in (
+                    Status.LOBBY, Status.PLAYING):
+                raise NoGame()
             if user_id != self.host_id and not moderator:
                 raise NotAllowed(N_("Only the host or a moderator can stop the game."))
+            playing = self.status is Status.PLAYING
             self.pending.append(Change([], note=("stopped", {"name": name})))
             await self.end(None)
+            return playing
 
     # ---- internals -------------------------------------------------------
     async def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
@@ -312,6 +319,11 @@ class Sessions:
         outbox after a late answer or a restart), the channel never holds an unseen lobby.
         ``answer`` (the interaction's application id and token) is kept with the owed item,
         so a restarted process finds an answer that was made before the crash.
+
+        The channel is taken before anything is awaited (no await between the check and the
+        registration): of any number of opens at once, exactly one gets the channel, the
+        others are refused. The new session's lock is held until it is stored, so nothing
+        acts on a lobby that is not saved yet; if it cannot be, the channel is free again.
         """
         if channel_id in self._by_channel:
             raise BotError(N_("A game is already running in this channel. Use {cmd_stop} first."))
@@ -322,14 +334,16 @@ class Sessions:
         session.seats = (list(seats) if seats is not None
                          else [Seat(host[0], session._free_name(host[1]))])
         session.answer = answer
-        if turn_timeout is None:
-            turn_timeout = await server_turn_timeout(self.store, guild_id)
-        session.timers.turn_timeout = require_turn_timeout(turn_timeout)
-        self._by_channel[channel_id] = session
-        self.timers.observe(session)  # the lobby's expiry
+        self._by_channel[channel_id] = session  # taken: a concurrent open is refused above
         try:
-            await session.store_now()
+            async with session.lock:
+                if turn_timeout is None:
+                    turn_timeout = await server_turn_timeout(self.store, guild_id)
+                session.timers.turn_timeout = require_turn_timeout(turn_timeout)
+                self.timers.observe(session)  # the lobby's expiry
+                await session.store_new()
         except BaseException:
+            session.status = Status.ABANDONED  # whoever waited on its lock finds it gone
             self.forget(session)
             raise
         return session

@@ -1,7 +1,7 @@
 """One way to run a statement on either database, so the bot's SQL is written once.
 
 Statements use ``?`` placeholders; :class:`SqliteSql` runs them on aiosqlite as they are
-(:class:`InlineSqliteSql`: a whole transaction at once, on the loop or SQLite's thread),
+(:class:`InlineSqliteSql`: a whole transaction at once, on the loop or the store's thread),
 :class:`PgSql` numbers them ``$1, $2...`` for asyncpg. The few things the two dialects spell
 differently are attributes of the adapter (:attr:`Sql.locks_rows`, :attr:`Sql.distinct`).
 Both count the logical bytes handed to the database in writes (the store benchmark prints
@@ -78,9 +78,9 @@ class InlineSqliteSql:
     """:class:`Sql` on a sqlite3 connection itself: its methods never suspend, so a whole
     transaction's coroutine runs in one step (:func:`run_inline`), on the event loop on the
     loop's own connection (bot/sqlite_writer.py) or, when that must wait for the lock, as
-    one job on aiosqlite's thread. Under load each trip to that thread waits for a turn of
-    the event loop, and a write holding the connection across five of them made every other
-    write queue behind it."""
+    one job on the store's thread, on that thread's connection. Under load each trip to a
+    thread waits for a turn of the event loop, and a write holding the connection across five
+    of them made every other write queue behind it."""
 
     locks_rows = False
     distinct = "IS NOT"

@@ -22,7 +22,9 @@ from bot.results import PlayedGame, SeatResult, Standing
 from bot.sql import Sql
 
 END_FINISHED = "finished"
-END_STOPPED = "stopped"
+END_STOPPED = "stopped"  # /lama stop
+END_IDLE = "idle"  # no human action for bot.timers.IDLE_TTL
+END_CHANNEL_GONE = "channel_gone"  # the channel was deleted, or the bot may no longer use it
 GAME_COLUMNS = ("guild_id, game_id, channel_id, variant, status, seed, record, seats, "
                 "started_at, ended_at, end_reason")
 

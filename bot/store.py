@@ -1,9 +1,10 @@
 """Persistence behind one interface: finished games, results, settings, running sessions.
 
 Every key is led by the guild id, so a store can later be split or shared
-between processes. :class:`SqliteStore` is the implementation on one file (aiosqlite,
-WAL, schema versioned with ``PRAGMA user_version`` and migrated on open); bot/pgstore.py's
-is on PostgreSQL. Both run the statements of bot/sqlstore.py.
+between processes. :class:`SqliteStore` is the implementation on one file (WAL, schema
+versioned with ``PRAGMA user_version`` and migrated on open; reads through aiosqlite, writes
+on standard-library connections of its own: bot/sqlite_writer.py); bot/pgstore.py's is on
+PostgreSQL. Both run the statements of bot/sqlstore.py.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
@@ -23,8 +23,8 @@ from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import Owed, Write
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
-from bot.sql import InlineSqliteSql, Sql, SqliteSql, run_inline
-from bot.sqlite_writer import Busy, LoopWriter
+from bot.sql import InlineSqliteSql, Sql, SqliteSql
+from bot.sqlite_writer import Busy, LoopWriter, ThreadWriter
 from bot.sqlstore import END_FINISHED, END_STOPPED, SqlStore, StoreError
 
 __all__ = ["END_FINISHED", "END_STOPPED", "MIGRATIONS", "SCHEMA_VERSION", "SeatResult",
@@ -73,20 +73,21 @@ class Store(Protocol):
     async def integrity_check(self) -> list[str]: ...
 
 
-class Abandoned(Exception):
-    """The caller of a transaction was cancelled before it committed: rolled back."""
-
-
 class SqliteStore(SqlStore):
-    """:class:`Store` on one SQLite file."""
+    """:class:`Store` on one SQLite file: three connections, each for its own work.
+
+    aiosqlite's: opening, migrations, reads (one trip each), checkpoints. The loop's
+    (:class:`LoopWriter`): a write whole, at once, when the file's write lock is free. The
+    store's thread's (:class:`ThreadWriter`): a write that must wait for the lock, and
+    every write with ``synchronous=FULL``."""
 
     def __init__(self, path: str) -> None:
         super().__init__()
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._writer: LoopWriter | None = None  # writes on the loop (bot/sqlite_writer.py)
+        self._thread_writer: ThreadWriter | None = None  # writes that wait (the same module)
         self._checkpoints: asyncio.Task[None] | None = None
-        self._queued = 0  # transactions sent to aiosqlite's thread, not yet done there
         self.synchronous = "NORMAL"
 
     @property
@@ -114,6 +115,8 @@ class SqliteStore(SqlStore):
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._migrate()
+            self._thread_writer = ThreadWriter()
+            await self._thread_writer.open(self.path, self.synchronous)
             await self._rate_pending()
             if self.synchronous in ("NORMAL", "OFF"):  # (FULL syncs each commit: not on the loop)
                 self._writer = LoopWriter(self.path, self.synchronous)
@@ -151,7 +154,10 @@ class SqliteStore(SqlStore):
         if self._writer is not None:
             self._writer.close()
             self._writer = None
-        if self._db is not None:
+        if self._thread_writer is not None:  # after the writes given before this close
+            thread, self._thread_writer = self._thread_writer, None
+            await thread.close()
+        if self._db is not None:  # the last: closing it checkpoints the log, off the loop
             await self._db.close()
             self._db = None
 
@@ -192,10 +198,13 @@ class SqliteStore(SqlStore):
         """``work``'s writes, or (on any error, or the caller cancelled) none of them.
 
         One transaction at a time, whole: on the loop when the file's write lock is free
-        (bot/sqlite_writer.py), else as one job on aiosqlite's thread, which waits for it.
+        (bot/sqlite_writer.py), else as one job on the store's thread, which waits for it.
         While jobs wait there, later transactions queue behind them rather than commit on
         the loop first: this process's writes commit in the order they were asked for."""
-        if self._writer is not None and not self._queued:
+        thread = self._thread_writer
+        if thread is None:
+            raise StoreError("the store is not open")
+        if self._writer is not None and not thread.pending:
             sql = InlineSqliteSql(self._writer.conn)
             try:
                 return self._writer.transact(work, sql)
@@ -203,49 +212,11 @@ class SqliteStore(SqlStore):
                 pass  # another process is writing: wait for it off the loop
             finally:
                 self.bytes_written += sql.written
-        return await self._on_thread(work)
-
-    async def _on_thread(self, work: Callable[[Sql], Awaitable[T]]) -> T:
-        """``work`` as one job on the connection's thread (which runs its jobs one at a time,
-        in order), statements and commit. A caller cancelled before the job commits (a timer
-        stopped at shutdown) has it rolled back; the thread is waited for either way, so
-        nothing is left half done."""
-        db = self.db
-        sql = InlineSqliteSql(db._conn)  # (aiosqlite's connection; used on its thread only)
-        cancelled = threading.Event()
-
-        def transaction() -> T:
-            conn = sql.conn
-            try:
-                if cancelled.is_set():
-                    raise Abandoned
-                conn.execute("BEGIN IMMEDIATE")  # the write lock first, as on the loop
-                result: T = run_inline(work(sql))
-                if cancelled.is_set():
-                    raise Abandoned
-                conn.commit()  # (a failed commit can leave the transaction open: rolled back)
-            except BaseException:
-                if conn.in_transaction:
-                    conn.rollback()
-                raise
-            return result
-
-        job = asyncio.ensure_future(db._execute(transaction))
-        self._queued += 1
-        job.add_done_callback(self._job_done)  # (first: before the caller resumes)
+        sql = InlineSqliteSql(thread.conn)
         try:
-            return await asyncio.shield(job)
-        except asyncio.CancelledError:
-            cancelled.set()
-            await asyncio.wait([job])  # committed already, or rolled back now
-            if not job.cancelled():
-                job.exception()  # (seen: Abandoned, or the write's own error)
-            raise
+            return await thread.transact(work, sql)
         finally:
             self.bytes_written += sql.written
-
-    def _job_done(self, _: object) -> None:
-        self._queued -= 1
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[Sql]:

@@ -136,8 +136,10 @@ async def expire_lobby(session: Session) -> bool:
         return True
 
 
-async def abandon(session: Session, note: tuple[str, dict[str, Any]] | None = None) -> bool:
-    """End a lobby or game nobody can finish; a game is recorded with no results (as /lama stop).
+async def abandon(session: Session, reason: str,
+                  note: tuple[str, dict[str, Any]] | None = None) -> bool:
+    """End a lobby or game nobody can finish; a game is recorded with no results (as /lama stop)
+    and ``reason`` as its end reason (``END_IDLE``, ``END_CHANNEL_GONE``: bot/sqlstore.py).
     ``note``: the public note (and closed table) the end owes.
 
     False if the session had already ended.
@@ -147,5 +149,5 @@ async def abandon(session: Session, note: tuple[str, dict[str, Any]] | None = No
             return False
         if note is not None:
             session.pending.append(Change([], note=note))
-        await session.end(None)
+        await session.end(None, reason)
         return True

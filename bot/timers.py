@@ -47,9 +47,11 @@ from bot.session_state import MAX_TURN_TIMEOUT as MAX_TURN_TIMEOUT
 from bot.session_state import MIN_TURN_TIMEOUT as MIN_TURN_TIMEOUT
 from bot.session_state import TURN_TIMEOUT_SETTING as TURN_TIMEOUT_SETTING
 from bot.session_state import TimerState as TimerState
-from bot.session_state import require_turn_timeout, server_turn_timeout
+from bot.session_state import require_turn_timeout as require_turn_timeout
+from bot.session_state import server_turn_timeout as server_turn_timeout
 from bot.session_state import valid_turn_timeout as valid_turn_timeout
 from bot.sessions import Session, Sessions, Status
+from bot.sqlstore import END_IDLE
 
 if TYPE_CHECKING:
     from game import Event
@@ -98,16 +100,6 @@ class Watchdog:
         self.announcer: Announcer | None = None
         self.hand_until: HandUntil | None = None  # set by the table cog (cogs/hands.py)
         self._watches: dict[int, _Watch] = {}
-
-    async def configure(self, session: Session, seconds: int | None) -> None:
-        """A new lobby's turn timer: ``seconds`` (from /lama start) or the server's setting."""
-        if seconds is None:
-            seconds = await server_turn_timeout(self.sessions.store, session.guild_id)
-        async with session.lock:
-            session.timers.turn_timeout = require_turn_timeout(seconds)
-            await self.sessions.store.save_session(
-                session.guild_id, session.channel_id, session.snapshot()
-            )
 
     # ---- bookkeeping (synchronous: called inside the session's lock) -------
     def observe(self, session: Session) -> None:
@@ -249,7 +241,7 @@ class Watchdog:
         elif kind == "idle":
             last = session.timers.last_human_at
             if last is not None and now >= last + IDLE_TTL and await takeover.abandon(
-                    session, ("idle", {})):
+                    session, END_IDLE, ("idle", {})):
                 log.info("channel %s: no human action for %ss; abandoned",
                          session.channel_id, IDLE_TTL)
                 if announcer is not None:

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.errors import BotError, NotAllowed
 from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import N_
-from bot.sessions import Session, Status
+from bot.sessions import Session
 from bot.timers import (
     MAX_TURN_TIMEOUT,
     MIN_TURN_TIMEOUT,
@@ -128,9 +128,8 @@ class Admin(commands.Cog):
     async def stop(self, interaction: discord.Interaction) -> None:
         _, channel_id = place(interaction)
         session = self.bot.sessions.require(channel_id)
-        was_playing = session.status is Status.PLAYING
         name = interaction.user.display_name
-        await session.stop(interaction.user.id, is_moderator(interaction), name)
+        was_playing = await session.stop(interaction.user.id, is_moderator(interaction), name)
         tr = public_tr(session)
         text = tr("{name} stopped the game. It counts for nobody.", name=tr.name(name))
         await interaction.response.send_message(text)

@@ -9,7 +9,7 @@ button kept from an earlier game in the same channel is out of date.
 
 Components of the first format (``lama:v1:…``, which carried the channel) may
 still sit in channels after an upgrade: :class:`LegacyButton` answers them with
-a clear "out of date". Every callback goes to a cog method through
+a clear "out of date". Every click goes to a cog method through
 :func:`route`, which turns refusals into an ephemeral answer in one place.
 """
 
@@ -53,22 +53,28 @@ async def route(interaction: discord.Interaction, cog: str, method: str, *args: 
 
 
 class Routed:
-    """A click answered from its custom_id alone: :meth:`clicked` (the bot calls it straight
-    from the click, bot/client.py, without discord.py rebuilding the clicked message's whole
-    View per click); ``callback`` is the same for discord.py's own dispatch."""
+    """An item drawn with ``discord.ui.DynamicItem`` (its template checks the custom_id it is
+    built with) whose clicks are answered from the custom_id alone: :meth:`clicked`, called
+    by the bot's click listener (bot/clicks.py) once it checked that the custom_id is on the
+    clicked message. These classes are never given to discord.py (no ``add_dynamic_items``,
+    and messages carry them as :class:`cogs.render.Components`, never as a live View), so
+    discord.py never rebuilds the clicked message's View per click; with no
+    ``from_custom_id``, its own dispatch could not act on one anyway."""
 
-    __discord_ui_compiled_template__: re.Pattern[str]
+    pattern: re.Pattern[str]
     custom_id: str
+
+    def __init_subclass__(cls, *, template: str | None = None, **kwargs: Any) -> None:
+        if template is not None:
+            cls.pattern = re.compile(template)
+            super().__init_subclass__(template=template, **kwargs)  # type: ignore[call-arg]
+        else:
+            super().__init_subclass__(**kwargs)
 
     @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
                 ) -> Awaitable[None]:
         raise NotImplementedError
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
-        if match is not None:
-            await self.clicked(interaction, match)
 
 
 class LobbyButton(
@@ -85,12 +91,6 @@ class LobbyButton(
         )
         self.game = game
         self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(match["game"], match["op"], item.label or "", item.style)
 
     @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
@@ -114,12 +114,6 @@ class RematchButton(
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> RematchButton:
-        return cls(match["game"], item.label or "")
-
-    @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
                 ) -> Awaitable[None]:
         return route(interaction, "Lobby", "on_rematch", match["game"])
@@ -137,12 +131,6 @@ class HandButton(
             )
         )
         self.game = game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> HandButton:
-        return cls(match["game"], item.label or "")
 
     @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
@@ -173,13 +161,6 @@ class ActButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ActButton:
-        return cls(match["game"], int(match["version"]), match["action"], item.label or "",
-                   item.style)
-
-    @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
                 ) -> Awaitable[None]:
         return route(interaction, "Table", "on_action", match["game"], int(match["version"]),
@@ -205,13 +186,6 @@ class AskButton(
         self.game = game
         self.version = version
         self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> AskButton:
-        return cls(match["game"], int(match["version"]), match["op"], item.label or "",
-                   item.style)
 
     @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
@@ -245,13 +219,6 @@ class ActSelect(
         self.version = version
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> ActSelect:
-        return cls(match["game"], int(match["version"]), match["slot"], item.options,
-                   item.placeholder)
-
-    @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
                 ) -> Awaitable[None]:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
@@ -277,12 +244,6 @@ class BoardButton(
         self.rest = rest
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> BoardButton:
-        return cls(match["rest"], item.label or "")
-
-    @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
                 ) -> Awaitable[None]:
         return route(interaction, "Stats", "on_board_page", match["rest"])
@@ -294,12 +255,6 @@ class LegacyButton(
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LegacyButton:
-        return cls(item)
 
     @classmethod
     def clicked(cls, interaction: discord.Interaction, match: re.Match[str]

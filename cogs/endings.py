@@ -17,7 +17,7 @@ from bot.i18n import N_, Translator
 from bot.markdown import BUTTON_LABEL, clip
 from cogs.buttons import RematchButton
 from cogs.cards import LLAMA, VALUE_EMOJI, by_chip
-from cogs.render import COLOUR, Payload
+from cogs.render import COLOUR, Components, Payload
 from game import Event, EventKind, PlayerView
 from game.events import ScoreKind, SeatScore
 
@@ -129,7 +129,8 @@ def places(results: Sequence[object]) -> list[int]:
 def final_standings(
     tr: Translator, view: PlayerView, game_id: str, users: Sequence[int | None]
 ) -> Payload:
-    """The game's end: standings, winners, and a Rematch button."""
+    """The game's end: standings (the winners crowned in their lines, and mentioned above
+    when human), and a Rematch button."""
     embed = discord.Embed(title=tr("{title}: final standings", title=tr(view.title)), colour=COLOUR)
     lines = []
     order = ranking(view)
@@ -140,11 +141,9 @@ def final_standings(
         lines.append(tr.plural("{place}. **{name}**{bot}: {n} point{crown}",
                                "{place}. **{name}**{bot}: {n} points{crown}", s.score,
                                place=place, name=tr.name(s.name), bot=bot, crown=crown))
-    embed.description = "\n".join(lines)
-    winners = tr.join([tr.name(view.seats[s].name) for s in view.winners])
-    embed.add_field(name=tr("Winners"), value=winners or "—", inline=False)
+    embed.description = "\n".join(lines)  # the winners' lines carry the 🏆: no field repeats them
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton(game_id, clip(tr("Rematch"), BUTTON_LABEL)))
     humans = [u for s in view.winners if (u := users[s]) is not None]
     content = "🏆 " + tr.join([f"<@{u}>" for u in humans]) if humans else None
-    return Payload(content=content, embed=embed, view=buttons, mentions=humans)
+    return Payload(content=content, embed=embed, view=Components.of(buttons), mentions=humans)

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.clock import Clock
+from cogs.discord_compat import edit_original
 from cogs.render import Payload
-from cogs.wire import edit_original
 
 if TYPE_CHECKING:
     from bot.sessions import Session

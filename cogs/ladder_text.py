@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.markdown import EMBED_TITLE, FIELD_VALUE, clip
 from bot.pictures.chart import SEAT_EMOJI
 from bot.ratings import Skill
@@ -31,18 +31,26 @@ def result(s: Standing) -> tuple[float]:
     return (round(s.rating, 6),)
 
 
+SKILL_MEANING = N_(
+    "Skill: how well a player finishes against the others at the table (AI seats too), "
+    "counted cautiously as the estimate minus 3 × its uncertainty (in brackets: estimate ± "
+    "uncertainty). Everyone starts at 0.")
+"""What "skill" means, under the board and the stats: the numbers stay for who wants them,
+the words say what they are (OpenSkill's ordinal μ − 3σ, bot/ratings.py)."""
+
+
 def _skill(tr: Translator, skill: Skill) -> dict[str, str]:
-    return {"rating": tr.decimal(skill.ordinal), "mu": tr.decimal(skill.mu),
-            "sigma": tr.decimal(skill.sigma)}
+    return {"skill": tr.decimal(skill.ordinal), "estimate": tr.decimal(skill.mu),
+            "uncertainty": tr.decimal(skill.sigma)}
 
 
-def standing_line(tr: Translator, place_no: int, s: Standing) -> str:
+def standing_line(tr: Translator, rank: int, s: Standing) -> str:
     return tr.plural(
-        "{place}. **{name}**: rating {rating} ({mu} ± {sigma}), {wins} of {n} game won, "
-        "{avg} points per game",
-        "{place}. **{name}**: rating {rating} ({mu} ± {sigma}), {wins} of {n} games won, "
-        "{avg} points per game",
-        s.games, place=place_no, name=tr.name(s.name), wins=s.wins,
+        "{rank}. **{name}**: skill {skill} ({estimate} ± {uncertainty}), {wins} of {n} game "
+        "won, {avg} points per game",
+        "{rank}. **{name}**: skill {skill} ({estimate} ± {uncertainty}), {wins} of {n} games "
+        "won, {avg} points per game",
+        s.games, rank=rank, name=tr.name(s.name), wins=s.wins,
         avg=tr.decimal(s.average_points), **_skill(tr, s.skill))
 
 
@@ -57,25 +65,27 @@ def board_lines(tr: Translator, standings: Sequence[Standing], page: int) -> lis
 
 def variant_line(tr: Translator, variant: str, board: Sequence[Standing], user_id: int
                  ) -> str | None:
-    """The player's line for one rule set: their place on its board, rating, record."""
+    """The player's line for one rule set: their rank on its board, skill, record. A board's
+    position is a "rank"; "place" is only ever a place in one game (:func:`game_line`)."""
     numbers = places([result(s) for s in board])
     found = next(((p, s) for p, s in zip(numbers, board, strict=True) if s.user_id == user_id),
                  None)
     if found is None:
         return None
-    place_no, s = found
+    rank, s = found
     return tr.plural(
-        "**{variant}**: place {place} of {players}, rating {rating} ({mu} ± {sigma}), {wins} "
-        "of {n} game won ({rate}%), {avg} points per game",
-        "**{variant}**: place {place} of {players}, rating {rating} ({mu} ± {sigma}), {wins} "
-        "of {n} games won ({rate}%), {avg} points per game",
-        s.games, variant=tr(find_rules(variant).title), place=place_no, players=len(board),
+        "**{variant}**: rank {rank} of {players} on the leaderboard, skill {skill} ({estimate} "
+        "± {uncertainty}), {wins} of {n} game won ({rate}%), {avg} points per game",
+        "**{variant}**: rank {rank} of {players} on the leaderboard, skill {skill} ({estimate} "
+        "± {uncertainty}), {wins} of {n} games won ({rate}%), {avg} points per game",
+        s.games, variant=tr(find_rules(variant).title), rank=rank, players=len(board),
         wins=s.wins, rate=round(100 * s.win_rate), avg=tr.decimal(s.average_points),
         **_skill(tr, s.skill))
 
 
 def game_line(tr: Translator, game: PlayedGame) -> str:
-    """``<date> Classic: place 2 of 4, 17 points`` (🏆 when won)."""
+    """``<date> Classic: place 2 of 4, 17 points`` (🏆 when won): the place this player
+    finished in that game, among its players."""
     date = f"<t:{int(game.ended_at)}:d>"
     title = tr(find_rules(game.variant).title)
     if game.place is None or game.players is None:
@@ -112,7 +122,7 @@ def colour_of(variant: str) -> int:
 
 def chart_series(games: Sequence[PlayedGame]
                  ) -> list[tuple[int, list[tuple[int, float, bool]]]]:
-    """The chart's lines: per rule set, (game number, rating after it, won), over the
+    """The chart's lines: per rule set, (game number, skill after it, won), over the
     player's last :data:`CHART_GAMES` rated games."""
     recent = [g for g in games if g.skill is not None][-CHART_GAMES:]
     lines: dict[str, list[tuple[int, float, bool]]] = {}
@@ -134,6 +144,7 @@ def stats_embed(tr: Translator, name: str, games: Sequence[PlayedGame],
     lines = [line for v, board in boards.items()
              if (line := variant_line(tr, v, board, user_id)) is not None]
     embed.description = "\n".join(lines)
+    embed.set_footer(text=tr(SKILL_MEANING))
     embed.add_field(name=tr("Recent games"), inline=False, value=clip(
         "\n".join(game_line(tr, g) for g in reversed(games[-RECENT:])), FIELD_VALUE))
     best = best_game(games)
@@ -143,12 +154,30 @@ def stats_embed(tr: Translator, name: str, games: Sequence[PlayedGame],
     return embed
 
 
+def chart_games(series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> int:
+    """How many games the chart draws (they are numbered 1.. across its lines)."""
+    return max((x for _, points in series for x, _, _ in points), default=0)
+
+
+def chart_alt(tr: Translator, name: str,
+              series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> str:
+    """The chart's description, with what its axes show."""
+    return tr.plural(
+        "A line chart of {name}'s skill (up) after {n} game (across).",
+        "A line chart of {name}'s skill (up) after each of their last {n} games (across, "
+        "oldest first).", chart_games(series), name=name)
+
+
 def add_chart_legend(tr: Translator, embed: discord.Embed,
-                     series: Sequence[tuple[int, Sequence[object]]]) -> None:
-    """The chart's colours named in the reader's language (the picture has no words)."""
+                     series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> None:
+    """The chart's colours and axes named in the reader's language: the picture has no
+    words (matplotlib would not shape Persian), so the message beside it says them."""
     colours = {c for c, _ in series}
     legend = [f"{SEAT_EMOJI[colour_of(v) % len(SEAT_EMOJI)]} {tr(find_rules(v).title)}"
               for v in rule_sets() if colour_of(v) in colours]
-    legend.append(tr("★ a game won; the dashed line is a newcomer's rating (0)."))
-    embed.add_field(name=tr("Rating after each recent game"),
+    legend.append(tr.plural("Across: {n} game; up: skill after it.",
+                            "Across: the last {n} games, oldest first; up: skill after each.",
+                            chart_games(series)))
+    legend.append(tr("★ a game won; the dashed line is a newcomer's skill (0)."))
+    embed.add_field(name=tr("Skill after each recent game"),
                     value=clip("\n".join(legend), FIELD_VALUE), inline=False)

@@ -2,8 +2,9 @@
 
 The timers themselves are in bot/timers.py; this cog says what they did.
 A channel that was deleted, or where the bot may no longer post (403
-50001/50013, 404 10003), ends its game as abandoned (recorded, counts for
-nobody) so the channel is free for a new ``/lama start``.
+50001/50013, 404 10003), ends its game as abandoned (recorded with the end
+reason ``channel_gone``, counts for nobody) so the channel is free for a new
+``/lama start``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import takeover
+from bot.errors import BotError
 from bot.i18n import Translator
 from bot.sessions import Session, Status
+from bot.sqlstore import END_CHANNEL_GONE
 from bot.timers import IDLE_TTL, LOBBY_TTL
 from cogs.cards import event_text
 from cogs.common import place, public_tr
@@ -49,7 +52,7 @@ async def lose_channel(
 
     Dispatches ``lama_channel_lost(session)`` once it is recorded (for tests, metrics).
     """
-    if await takeover.abandon(session):
+    if await takeover.abandon(session, END_CHANNEL_GONE):
         log.warning("channel %s lost (%s): session abandoned", session.channel_id,
                     error or "deleted")
         bot.dispatch("lama_channel_lost", session)
@@ -119,11 +122,17 @@ class Liveness(commands.Cog):
         tr = public_tr(session)
         user = interaction.user
         if session.status is Status.LOBBY:
-            await session.leave(user.id)
-            await interaction.response.send_message(tr("{name} left the lobby.",
-                                                       name=tr.name(user.display_name)))
-            await self.bot.sessions.publish(session)  # the lobby, owed by the commit
-            return
+            try:
+                await session.leave(user.id)
+            except BotError:
+                if session.status is not Status.PLAYING:
+                    raise
+                # the game started while this waited for the lobby: leave the game instead
+            else:
+                await interaction.response.send_message(tr("{name} left the lobby.",
+                                                           name=tr.name(user.display_name)))
+                await self.bot.sessions.publish(session)  # the lobby, owed by the commit
+                return
         seat = await takeover.hand_to_ai(session, user.id)
         await interaction.response.send_message(tr(
             "{name} left the game: an AI plays their seat now. {cmd_hand} takes it back.",

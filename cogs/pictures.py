@@ -220,13 +220,20 @@ def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:
     legend = "\n".join(f"{SEAT_EMOJI[s.seat % len(SEAT_EMOJI)]} {tr.name(s.name)}"
                        + (" 🏆" if s.seat in view.winners else "") for s in view.seats)
     options = dict(view.options)
+    target = None if "rounds" in options else options.get("target")
+    # the picture has no words (matplotlib would not shape Persian): its axes are named here
+    axes = [tr("Across: the rounds; up: each player's total points.")]
+    if target is not None:
+        axes.append(tr("The dashed line is the total that ends the game ({target}).",
+                       target=target))
     return {
         "totals": [t[:rounds] for t in totals],
-        "target": None if "rounds" in options else options.get("target"),
+        "target": target,
         "winners": list(view.winners),
         "title": tr("Totals after each round"),
-        "legend": clip(legend, FIELD_VALUE),
-        "alt": tr("A chart of every player's total after each round."),
+        "legend": clip("\n".join([legend, *axes]), FIELD_VALUE),
+        "alt": tr("A line chart of every player's total points (up) after each round "
+                  "(across)."),
     }
 
 

@@ -26,13 +26,13 @@ from bot.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
 from bot.sessions import Change, Session, Status
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
+from cogs.discord_compat import edit_message
 from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.notified import on_post, round_post_owed, told
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
-from cogs.render import Payload, table_message
-from cogs.wire import edit_message
+from cogs.render import Components, Payload, table_message
 from game import EventKind, visible_to
 from game.record import to_dict
 
@@ -383,6 +383,7 @@ def event_payload(body: dict[str, Any]) -> Payload:
     payload = payload_from_body(body)
     rematch = body.get("rematch")
     if rematch is not None:
-        payload.view = discord.ui.View(timeout=None)
-        payload.view.add_item(RematchButton(rematch["game_id"], rematch["label"]))
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(RematchButton(rematch["game_id"], rematch["label"]))
+        payload.view = Components.of(buttons)
     return payload

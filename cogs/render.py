@@ -30,14 +30,23 @@ class Components:
 
     discord.py sends it as it sends a View (it asks for nothing but what is here) but, being
     "finished", never stores it: no View object, and no 15-minute timeout task for each
-    ephemeral hand. The clicks are routed by the DynamicItems of cogs/buttons.py, whose
-    templates these custom_ids match."""
+    ephemeral hand. The clicks are routed by the bot's click listener (bot/clicks.py) to the
+    items of cogs/buttons.py, whose templates these custom_ids match.
+
+    Every message the bot draws carries its components so (:meth:`of` for those drawn as
+    DynamicItems): a live View holding a DynamicItem would hand its class to discord.py,
+    which would then also dispatch its clicks its own way."""
 
     __discord_ui_view__ = True
     timeout = None
 
     def __init__(self, rows: Sequence[list[dict[str, Any]]] = ()) -> None:
         self.rows = [row for row in rows if row]
+
+    @classmethod
+    def of(cls, view: discord.ui.View) -> Components:
+        """The components of ``view`` (items drawn as discord.ui objects), as sent."""
+        return cls([row["components"] for row in view.to_components()])
 
     def to_components(self) -> list[dict[str, Any]]:
         return [{"type": 1, "components": row} for row in self.rows]
@@ -137,7 +146,7 @@ def lobby_message(
     embed.add_field(name=tr("Rules"), value=options)
     if closed is not None:
         embed.set_footer(text=closed)
-        return Payload(embed=embed, view=discord.ui.View(timeout=None))
+        return Payload(embed=embed, view=Components())
     embed.set_footer(text=tr("2 to 6 seats. The host starts the game."))
     labels = {
         "join": (tr("Join"), discord.ButtonStyle.success),
@@ -151,7 +160,7 @@ def lobby_message(
         view.add_item(LobbyButton(game, op, label, style))
     for item in ai_buttons(tr, game):
         view.add_item(item)
-    return Payload(embed=embed, view=view)
+    return Payload(embed=embed, view=Components.of(view))
 
 
 def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.errors import BotError, NotAMove
 from bot.i18n import COMMAND_NAME, LANGUAGE_SETTING, Translator, pick, translator
+from cogs.timely import THINKING
 from game import GameOver, IllegalAction, MalformedRecord, NotYourTurn
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,22 @@ def refusal_text(tr: Translator, error: BaseException) -> str | None:
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
+    """``text`` for the user alone. After a public deferral ("thinking…") the first followup
+    would fill that public placeholder whatever its flags, so the placeholder goes first; if
+    it cannot be deleted, the refusal is not sent (it is never shown publicly)."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
+        return
+    if interaction.extras.pop(THINKING, False):
+        try:
+            await interaction.delete_original_response()
+        except discord.NotFound:
+            pass  # gone already: the followup is a message of its own
+        except discord.HTTPException:
+            log.warning("could not withdraw the public placeholder of interaction %s; "
+                        "its refusal is not sent", interaction.id, exc_info=True)
+            return
+    await interaction.followup.send(text, ephemeral=True)
 
 
 async def refuse(interaction: discord.Interaction, error: BaseException) -> None:

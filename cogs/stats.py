@@ -1,7 +1,7 @@
 """``/lama leaderboard`` (one rule set's board, ten rows a page) and ``/lama stats``.
 
-The ratings are OpenSkill's (bot/ratings.py), kept by the store per server and rule set;
-the texts and the chart of a player's recent games are built in cogs/ladder_text.py.
+The skills are OpenSkill's ratings (bot/ratings.py), kept by the store per server and rule
+set; the texts and the chart of a player's recent games are built in cogs/ladder_text.py.
 """
 
 from __future__ import annotations
@@ -24,15 +24,17 @@ from cogs.common import place, require_variant
 from cogs.ladder_text import (
     CHART_FILE,
     PAGE_SIZE,
+    SKILL_MEANING,
     add_chart_legend,
     board_lines,
+    chart_alt,
     chart_series,
     rule_sets,
     stats_embed,
 )
 from cogs.lobby import VARIANTS
-from cogs.pictures import drawn_chart, images_on, refused_upload
-from cogs.render import COLOUR
+from cogs.pictures import ALT_TEXT, drawn_chart, images_on, refused_upload
+from cogs.render import COLOUR, Components
 from cogs.replies import user_tr
 from game import find_rules, variant_names
 
@@ -92,7 +94,7 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
 
     async def board(self, tr: Translator, guild_id: int, variant: str, page: int
-                    ) -> tuple[discord.Embed, discord.ui.View | None]:
+                    ) -> tuple[discord.Embed, Components | None]:
         """One page of the board (the last one if ``page`` is past it) and its buttons."""
         standings = await self.bot.store.standings(guild_id, variant)
         pages = max(1, -(-len(standings) // PAGE_SIZE))
@@ -101,8 +103,7 @@ class Stats(commands.Cog):
             find_rules(variant).title)), EMBED_TITLE), colour=COLOUR)
         embed.description = "\n".join(board_lines(tr, standings, page)) or tr(
             "No finished games yet.")
-        footer = tr("Rating = skill − 3 × uncertainty (OpenSkill μ ± σ, from each game's "
-                    "finishing order, AI seats included): everyone starts at 0.")
+        footer = tr(SKILL_MEANING)
         if pages > 1:
             footer += "\n" + tr("Page {page} of {pages}", page=page + 1, pages=pages)
         embed.set_footer(text=footer)
@@ -113,7 +114,7 @@ class Stats(commands.Cog):
                                   "◀ " + tr("Previous"), disabled=page == 0))
         view.add_item(BoardButton(f"{guild_id}:{variant}:{min(page + 1, pages - 1)}:next",
                                   tr("Next") + " ▶", disabled=page == pages - 1))
-        return embed, view
+        return embed, Components.of(view)
 
     async def on_board_page(self, interaction: discord.Interaction, rest: str) -> None:
         """A page button: the board it names, redrawn in place, if it is this server's."""
@@ -144,7 +145,7 @@ class Stats(commands.Cog):
         if (series and images_on(self.bot.sessions.guild_settings, guild_id)
                 and interaction.app_permissions.attach_files):
             data = await drawn_chart(ratings_chart, series)  # off the event loop
-            alt = tr("A chart of the rating after each recent game.")
+            alt = clip(chart_alt(tr, tr.plain(who.display_name), series), ALT_TEXT)
             files = [discord.File(io.BytesIO(data), filename=CHART_FILE, description=alt)]
             embed.set_image(url=f"attachment://{CHART_FILE}")
             add_chart_legend(tr, embed, series)

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import GameGone, StaleButton
+from bot.errors import ForgedClick, GameGone, StaleButton
 from bot.sessions import Session
 from bot.takeover import take_back
 from cogs.cards import event_text
@@ -84,6 +84,14 @@ class Table(commands.Cog):
             raise GameGone()
         return session
 
+    @staticmethod
+    def from_hand(interaction: discord.Interaction) -> None:
+        """A hand's buttons act only from a hand: an ephemeral message. Their answer edits
+        the clicked message into the hand, and a public message must never become one."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            raise ForgedClick()
+
     async def on_hand_button(self, interaction: discord.Interaction, game: str) -> None:
         await self._show_hand(interaction, self.drawn_for(interaction, game))
 
@@ -103,6 +111,7 @@ class Table(commands.Cog):
 
         The action is saved before the answer; a slow save defers the answer (cogs.timely).
         """
+        self.from_hand(interaction)
         session = self.drawn_for(interaction, game)
         tr = user_tr(interaction)
         try:
@@ -134,6 +143,7 @@ class Table(commands.Cog):
         self, interaction: discord.Interaction, game: str, version: int, op: str
     ) -> None:
         """Quit asks first, in the same ephemeral; Back (or a stale ask) shows the hand."""
+        self.from_hand(interaction)
         session = self.drawn_for(interaction, game)
         seat = session.require_seat(interaction.user.id)
         view = session.view(seat)

@@ -16,14 +16,18 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
+from discord.enums import InteractionResponseType
 
-from cogs.wire import edit_original, update_clicked
+from cogs.discord_compat import edit_original, update_clicked
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+THINKING = "lama.thinking"
+"""``interaction.extras`` key: a slash command was deferred publicly ("thinking…", type 5)
+and nothing filled that placeholder yet; a refusal must not (cogs.replies)."""
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
@@ -35,6 +39,10 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
             await interaction.response.defer()
         except discord.HTTPException:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+        else:
+            # a command's deferral is a public placeholder that its first followup fills
+            interaction.extras[THINKING] = (interaction.response.type
+                                            is InteractionResponseType.deferred_channel_message)
     return await asyncio.shield(task)
 
 
@@ -43,6 +51,7 @@ async def send_message(interaction: discord.Interaction, **kwargs: Any) -> int |
     if not interaction.response.is_done():
         sent = await interaction.response.send_message(**kwargs)
         return sent.message_id
+    interaction.extras.pop(THINKING, None)  # filled by this answer
     message = await interaction.followup.send(wait=True, **kwargs)
     return message.id
 
@@ -56,6 +65,7 @@ async def update_message(interaction: discord.Interaction, **kwargs: Any) -> boo
     if not interaction.response.is_done():
         await update_clicked(interaction, **kwargs)
         return True
+    interaction.extras.pop(THINKING, None)  # filled by this answer
     try:
         await edit_original(interaction, **kwargs)
     except discord.HTTPException:

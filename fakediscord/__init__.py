@@ -72,6 +72,21 @@ recorded in ``fake.failures``). Requests
 Discord would refuse get Discord's 4xx ``{"message", "code"}`` and are recorded in
 ``fake.refusals``. Bugs of the fake itself are answered 400 code 0, recorded in
 ``fake.errors``, and make ``fake.run`` raise at exit; so does any lint.
+
+Modules, in layers; each imports only from the layers before it (tests/test_layers.py fails
+on any import circle). What a lower module needs of a higher one is a ``Protocol`` written in
+the lower module (the model's view of the fake, the driver and the gateway, for example).
+
+1. basics: ``base`` (permissions, errors, clock, snowflakes, notifier), ``faults``,
+   ``messages`` (a stored message and its readable views)
+2. Discord's rules and wire formats: ``values``, ``validate``, ``lint``,
+   ``commands_check``, ``wire``, ``ratelimit``
+3. the model: ``people`` (users, roles, members), ``model`` (guilds, channels), ``threads``
+4. ``state``: what the fake knows and records, and the helpers that change it
+5. the routes and the gateway: ``channels``, ``interactions``, ``emojis``, ``gateway``,
+   ``transcript``, ``server``
+6. what users do: ``options``, ``result``, ``driver``
+7. ``fake``: ``FakeDiscord``, a state that runs the server, the gateway and the bot
 """
 
 from __future__ import annotations

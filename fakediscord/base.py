@@ -8,12 +8,10 @@ import datetime as dt
 import itertools
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
-
-if TYPE_CHECKING:
-    from .messages import Message
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -101,14 +99,16 @@ class Snowflakes:
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
-class Notifier:
-    """Wakes waiters whenever the fake's state changes; waiters re-check a predicate."""
+class Notifier(Generic[M]):
+    """Wakes waiters whenever the fake's state changes; waiters re-check a predicate.
+
+    ``M`` is what it keeps a log of (the fake's messages: ``Notifier[Message]``)."""
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
-        self.events: list[tuple[str, Message]] = []
+        self.events: list[tuple[str, M]] = []
 
-    def notify(self, kind: str = "", message: Message | None = None) -> None:
+    def notify(self, kind: str = "", message: M | None = None) -> None:
         if message is not None:
             self.events.append((kind, message))
         self._event.set()

@@ -57,8 +57,8 @@ from .validate import (
 from .wire import json_response, no_content, read_body
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
     from .model import TextChannel
+    from .state import State
 
 NONCE_WINDOW = 120.0
 OLD_MESSAGE_AGE = 3600.0  # seconds: edits to a message this old are counted...
@@ -94,7 +94,7 @@ def _query_int(request: web.Request, name: str, default: int, lo: int, hi: int) 
 class ChannelRoutes:
     """/channels/... routes."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     def add_to(self, app: web.Application, prefix: str) -> None:

@@ -33,14 +33,27 @@ from .options import (
     show,
 )
 from .result import InteractionResult as InteractionResult
+from .validate import INVALID_FORM_BODY, ApiError
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
+
+class ComponentRefused(FakeDiscordError):
+    """Discord refused the user's click itself (no interaction reached the bot): ``error``
+    is its answer to the client, 400 50035 ``COMPONENT_VALIDATION_FAILED``."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+COMPONENT_VALIDATION_FAILED = "COMPONENT_VALIDATION_FAILED"
+
 
 class Driver:
     """Builds INTERACTION_CREATE payloads the way the Discord client would."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- slash commands -----------------------------------------------------------------------
@@ -133,6 +146,37 @@ class Driver:
         return await self._interact(
             member, message.channel, MESSAGE_COMPONENT, data, message, action
         )
+
+    async def component(
+        self, member: Member, message: Message, custom_id: str, component_type: int = 2,
+        values: list[str] | None = None,
+    ) -> InteractionResult:
+        """A component interaction as a modified client sends it: any ``custom_id`` (and, for
+        a select, any ``values``), on a message the member sees. Discord refuses it unless the
+        message has that component (:meth:`_check_component`)."""
+        self._check_visible(member, message)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        action = {"forged": custom_id, "message": str(message.id)}
+        return await self._interact(
+            member, message.channel, MESSAGE_COMPONENT, data, message, action
+        )
+
+    def _check_component(self, message: Message, data: dict[str, Any]) -> None:
+        """Discord creates a component interaction only for a component of the clicked
+        message (same custom_id, same type); else it answers the client 400 50035."""
+        if any(c.get("custom_id") == data.get("custom_id")
+               and c.get("type") == data.get("component_type")
+               for c in walk_components(message.component_dicts)):
+            return
+        errors = {"data": {"_errors": [{"code": COMPONENT_VALIDATION_FAILED,
+                                        "message": "Component validation failed"}]}}
+        error = ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+        self.fake.log("click-refused", {"message": str(message.id),
+                                        "custom_id": str(data.get("custom_id")),
+                                        "code": error.code})
+        raise ComponentRefused(error)
 
     async def select(
         self, member: Member, message: Message, values: list[Any], custom_id: str | None
@@ -271,6 +315,8 @@ class Driver:
         action: dict[str, Any],
     ) -> InteractionResult:
         fake = self.fake
+        if kind == MESSAGE_COMPONENT and clicked is not None and fake.check_components:
+            self._check_component(clicked, data)
         token = f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}"
         inter = Interaction(fake, kind, member, channel, data, clicked, token)
         fake.interactions[inter.id] = inter

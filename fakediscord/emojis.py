@@ -18,7 +18,7 @@ from .validate import ApiError, FormErrors, unknown
 from .wire import json_response, no_content, read_body
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
 
 MAX_APPLICATION_EMOJIS = 2000
 MAX_EMOJI_BYTES = 256 * 1024
@@ -31,7 +31,7 @@ MAX_EMOJIS = 30018
 class EmojiRoutes:
     """Emojis stored in ``fake.emojis`` (id -> emoji object)."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     def add_to(self, app: web.Application, prefix: str) -> None:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
     from .model import Guild
+    from .state import State
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Session:
 class Gateway:
     """Serves /gateway; counts identifies and resumes for the tests."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
         self.sessions: dict[str, Session] = {}
         self.connections: set[_Connection] = set()

@@ -23,8 +23,8 @@ from .validate import (
 from .wire import json_response, no_content, read_body
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
     from .model import Member, TextChannel
+    from .state import State
 
 TOKEN_LIFETIME = 15 * 60
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -35,7 +35,7 @@ class Interaction:
 
     def __init__(
         self,
-        fake: FakeDiscord,
+        fake: State,
         type: int,
         member: Member,
         channel: TextChannel,
@@ -89,7 +89,7 @@ class Interaction:
 class InteractionRoutes:
     """POST /interactions/{id}/{token}/callback and the /webhooks/{app}/{token} routes."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- the initial response -----------------------------------------------------------------
@@ -245,8 +245,9 @@ class InteractionRoutes:
         check_message(body, create=True)
         fake.record_lint(request, message_lint(body, "followup"))
         original = inter.original
-        if original is not None and original.loading:
-            # The first followup after a "thinking" defer replaces the placeholder.
+        if original is not None and original.loading and not original.deleted:
+            # The first followup after a "thinking" defer replaces the placeholder (once it
+            # is deleted, a followup is a message of its own, with its own flags).
             original.apply(body)
             original.flags &= ~LOADING
             msg = original

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .model import Member, TextChannel, User
+from typing import Any, Protocol
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -115,6 +112,47 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
         accessory = comp.get("accessory")
         if accessory:
             yield accessory
+
+
+# What a message needs of the model above it (fakediscord.model's User, Member, Guild and
+# TextChannel are these): the model imports messages, never the other way round.
+class User(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    def payload(self) -> dict[str, Any]: ...
+
+
+class Member(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def user(self) -> User: ...
+
+    def payload(self, *, with_user: bool = True) -> dict[str, Any]: ...
+
+
+class Guild(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def me(self) -> Member: ...
+
+    @property
+    def members(self) -> Sequence[Member]: ...
+
+
+class TextChannel(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def guild(self) -> Guild: ...
 
 
 class Message:

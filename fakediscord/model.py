@@ -4,14 +4,42 @@ members: people.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .base import DEFAULT_PERMISSIONS
+from . import people
+from .base import DEFAULT_PERMISSIONS, Snowflakes
 from .messages import Message
 from .people import Member, Role, User, next_message
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
+
+# What the model needs of the parts above it, which import this module (never the other
+# way round): the gateway (fakediscord.gateway.Gateway) and the fake
+# (fakediscord.state.State, which makes threads with fakediscord.threads).
+class Gateway(Protocol):
+    @property
+    def connected_once(self) -> bool: ...
+
+    async def dispatch(self, event: str, data: Any, guild_id: int | None = None) -> None: ...
+
+    def dispatch_nowait(self, event: str, data: Any, guild_id: int | None = None) -> None: ...
+
+
+class FakeDiscord(people.FakeDiscord, Protocol):
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+
+    @property
+    def bot_user(self) -> User: ...
+
+    @property
+    def users(self) -> dict[int, User]: ...
+
+    @property
+    def gateway(self) -> Gateway: ...
+
+    def new_thread(
+        self, parent: TextChannel, name: str, *, type: int, owner_id: int
+    ) -> TextChannel: ...
 
 
 class TextChannel:
@@ -80,9 +108,7 @@ class TextChannel:
 
     def create_thread(self, name: str, *, type: int = 11) -> TextChannel:
         """A thread in this channel, started by a user (THREAD_CREATE); see threads.Thread."""
-        from .threads import new_thread
-
-        return new_thread(self, name, type=type, owner_id=self.guild.owner_id)
+        return self.guild.fake.new_thread(self, name, type=type, owner_id=self.guild.owner_id)
 
     async def delete(self) -> None:
         """Delete the channel: CHANNEL_DELETE, then 404 Unknown Channel for it."""

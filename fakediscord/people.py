@@ -4,15 +4,74 @@ commands, clicks, selects, modals, messages) through the driver."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .base import ADMINISTRATOR, ALL_PERMISSIONS
+from .base import ADMINISTRATOR, ALL_PERMISSIONS, Clock, Notifier
 from .messages import Message
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
-    from .model import Guild, TextChannel
-    from .result import InteractionResult
+
+# What people need of the parts above them, which import this module (never the other way
+# round): the guild and channel (fakediscord.model), the fake (fakediscord.state.State), the
+# driver (fakediscord.driver.Driver) and its answer (fakediscord.result.InteractionResult).
+class TextChannel(Protocol):
+    @property
+    def overwrites(self) -> dict[int, tuple[int, int]]: ...
+
+
+class InteractionResult(Protocol):
+    @property
+    def choices(self) -> list[dict[str, Any]] | None: ...
+
+
+class Driver(Protocol):
+    async def slash(
+        self,
+        member: Member,
+        channel: TextChannel,
+        command: str,
+        options: dict[str, Any],
+        focused: str | None = None,
+    ) -> InteractionResult: ...
+
+    async def click(self, member: Member, message: Message, button: str) -> InteractionResult: ...
+
+    async def select(
+        self, member: Member, message: Message, values: list[Any], custom_id: str | None
+    ) -> InteractionResult: ...
+
+    async def submit_modal(
+        self, member: Member, result: InteractionResult, values: dict[str, str]
+    ) -> InteractionResult: ...
+
+    async def say(self, member: Member, channel: TextChannel, content: str) -> Message: ...
+
+
+class FakeDiscord(Protocol):
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def notifier(self) -> Notifier[Message]: ...
+
+    @property
+    def messages(self) -> dict[int, Message]: ...
+
+    @property
+    def driver(self) -> Driver: ...
+
+
+class Guild(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def owner_id(self) -> int: ...
+
+    @property
+    def everyone(self) -> Role: ...
+
+    @property
+    def fake(self) -> FakeDiscord: ...
 
 
 class User:

@@ -15,10 +15,10 @@ from .emojis import EmojiRoutes
 from .interactions import InteractionRoutes
 from .model import Guild
 from .validate import ApiError, unknown
-from .wire import json_response, media_type, read_body
+from .wire import PAYLOAD_JSON, json_response, media_type, read_body
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ PREFIX = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def build_app(fake: FakeDiscord) -> web.Application:
+def build_app(fake: State) -> web.Application:
     app = web.Application(middlewares=[_middleware(fake)], client_max_size=64 * 1024 * 1024)
     rest = Rest(fake)
     inter = InteractionRoutes(fake)
@@ -59,7 +59,7 @@ def build_app(fake: FakeDiscord) -> web.Application:
     return app
 
 
-def _middleware(fake: FakeDiscord) -> Any:
+def _middleware(fake: State) -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == "/gateway":
@@ -78,8 +78,8 @@ def _middleware(fake: FakeDiscord) -> Any:
             limited, ticket = pacing.admit(method, path)
             response = limited or await _answer(fake, request, handler, method, path)
             pacing.finish(ticket, response)
-        if body is None and "payload_json" in request:
-            entry["body"] = request["payload_json"]
+        if body is None and PAYLOAD_JSON in request:
+            entry["body"] = request[PAYLOAD_JSON]
         fake.log(
             "rest-answer",
             {"method": method, "path": path, "status": response.status, "body": _text(response)},
@@ -90,7 +90,7 @@ def _middleware(fake: FakeDiscord) -> Any:
 
 
 async def _answer(
-    fake: FakeDiscord, request: web.Request, handler: Handler, method: str, path: str
+    fake: State, request: web.Request, handler: Handler, method: str, path: str
 ) -> web.StreamResponse:
     try:
         for fault in fake.faults:
@@ -134,7 +134,7 @@ async def _answer(
         return json_response({"message": f"fake discord internal error: {exc!r}", "code": 0}, 400)
 
 
-def _authorized(fake: FakeDiscord, request: web.Request, path: str) -> bool:
+def _authorized(fake: State, request: web.Request, path: str) -> bool:
     if path.startswith(("/interactions/", "/webhooks/")):
         return True
     return request.headers.get("Authorization") == f"Bot {fake.token}"
@@ -164,7 +164,7 @@ def _text(response: web.StreamResponse) -> Any:
 class Rest:
     """Bot-authenticated REST routes."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: State) -> None:
         self.fake = fake
 
     # --- lookups ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .messages import Message, walk_components
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import State
 
 STYLE_COLORS = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058", 6: "#4e5058"}
 
@@ -52,7 +52,7 @@ details summary { cursor:pointer; }
 """
 
 
-def write_transcript(fake: FakeDiscord, directory: Path, name: str) -> list[Path]:
+def write_transcript(fake: State, directory: Path, name: str) -> list[Path]:
     """Write <name>.jsonl and <name>.html into `directory`; return both paths."""
     directory.mkdir(parents=True, exist_ok=True)
     jsonl = directory / f"{name}.jsonl"
@@ -64,7 +64,7 @@ def write_transcript(fake: FakeDiscord, directory: Path, name: str) -> list[Path
     return [jsonl, page]
 
 
-def render_html(fake: FakeDiscord) -> str:
+def render_html(fake: State) -> str:
     out = [
         "<!doctype html><html><head><meta charset='utf-8'><title>fake discord transcript"
         f"</title><style>{CSS}</style></head><body><h1>Fake Discord transcript</h1>"

@@ -7,13 +7,16 @@ broken one adds a field error to Discord's 50035 ``errors`` tree.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from .messages import walk_components
 
-if TYPE_CHECKING:
-    from .validate import FormErrors
+
+class FormErrors(Protocol):
+    """Where a broken rule goes (``validate.FormErrors``, which calls these checks)."""
+
+    def add(self, path: str, code: str, message: str) -> None: ...
 
 MAX_COLOR = 0xFFFFFF
 MENTION_TYPES = {"roles", "users", "everyone"}

@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import hdrs, web
 from aiohttp.helpers import parse_mimetype
 from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
+from .base import Snowflakes
 from .validate import INVALID_FORM_BODY, ApiError
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
+PAYLOAD_JSON = web.RequestKey("payload_json", dict[str, Any])
+"""An upload's JSON part, kept on its request for the traffic log (server._middleware)."""
+
+
+class Uploads(Protocol):
+    """Where uploads go (``fakediscord.state.State``, above the wire helpers)."""
+
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+
+    @property
+    def keep_files(self) -> bool: ...
+
+    @property
+    def files(self) -> dict[int, bytes]: ...
 
 
 def json_response(
@@ -79,7 +93,7 @@ def split_form(content_type: str, body: bytes) -> list[tuple[str | None, str | N
     return parts
 
 
-async def read_body(request: web.Request, fake: FakeDiscord) -> Any:
+async def read_body(request: web.Request, fake: Uploads) -> Any:
     """The JSON body; for multipart uploads, payload_json plus attachment objects."""
     if media_type(request).startswith("multipart/"):
         payload: dict[str, Any] = {}
@@ -107,7 +121,7 @@ async def read_body(request: web.Request, fake: FakeDiscord) -> Any:
                     "index": i,
                 }
             )
-        request["payload_json"] = dict(payload)  # for the traffic log (server._middleware)
+        request[PAYLOAD_JSON] = dict(payload)  # for the traffic log (server._middleware)
         inner = payload.get("data") if isinstance(payload.get("data"), dict) else payload
         described = {str(a.get("id")): a for a in inner.get("attachments") or []
                      if isinstance(a, dict)}  # (an interaction response: under "data")

@@ -16,36 +16,15 @@ both agree on every legal action and every score).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Protocol
 
 from game import rng, rules
 from game.actions import Action
 from game.cards import Card
 from game.game import Game
-from game.rules import HAND_SIZE, RuleSet
+from game.rules import HAND_SIZE, Chance, RuleSet
 from game.state import Phase, State
-
-
-class Chance(Protocol):
-    """Where a fast game's decks, draws and dice rolls come from."""
-
-    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> Sequence[Card]:
-        """Round ``round_no``'s deck, top first (as ``RoundChance.deck``).
-
-        The first ``dealt`` cards (hands and the turned-up card) are dealt from it at
-        once; the rest become the draw pile, which goes through :meth:`pile`.
-        """
-        ...
-
-    def pile(self, cards: list[Card]) -> list[Card]:
-        """The draw pile to play with, made of ``cards`` (its ``pop()`` draws)."""
-        ...
-
-    def roll(self, rule_set: RuleSet, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        """Roll number ``index`` (0-based) of round ``round_no``."""
-        ...
 
 
 class SeededChance:

@@ -3,7 +3,7 @@
 The project stands alone: its rules are docs/rules.md, its record format docs/record.md.
 Checked here: every ``python -m game`` help text, what the terminal game prints for
 ``help`` and ``rules``, every msgid and msgstr of every catalog (all the bot says), the
-README and docs/.
+README and every page under docs/.
 """
 
 from __future__ import annotations
@@ -80,7 +80,15 @@ def test_lama_rules_says_where_the_full_rules_are(language: str) -> None:
         assert (ROOT / "docs" / "rules.md").is_file()
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/rules.md", "docs/record.md"])
+DOCS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))]
+
+
+def test_the_docs_pages_are_all_checked() -> None:
+    assert {"README.md", "docs/rules.md", "docs/record.md", "docs/performance.md",
+            "docs/operations.md", "docs/testing.md"} <= set(DOCS)
+
+
+@pytest.mark.parametrize("path", DOCS)
 def test_readme_and_docs(path: str) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
     assert internal(text) == [], path

@@ -1,8 +1,12 @@
-"""The layers hold: game/ below bot/ below cogs/, and no import cycle among bot/ modules.
+"""The layers hold: game/ below bot/ below cogs/, and no import cycle in any package.
 
 Imports are read from the source (every ``import`` and ``from ... import`` anywhere in a
 file: at the top, inside functions, under ``if TYPE_CHECKING:``), so a deferred import
-cannot hide a cycle. Only :mod:`bot.app`, the composition root, wires bot/ and cogs/.
+cannot hide a cycle. A submodule importing a name from its own package's ``__init__``
+(``from game.rules import find`` inside game/rules/) is an edge to that ``__init__``, which
+usually imports the submodule back: a registry belongs in a module of its own. Every
+top-level package of the project is walked (those found, not a list kept by hand). Only
+:mod:`bot.app`, the composition root, wires bot/ and cogs/.
 """
 
 from __future__ import annotations
@@ -14,22 +18,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bot", "cogs", "game")
+NOT_WALKED = ("tests",)
+"""Top-level packages that are not the project's code (the suite imports everything)."""
+SHIPPED = ("bot", "cogs", "game", "fakediscord")
 COMPOSITION_ROOT = "bot.app"
 FORBIDDEN_IN_GAME = ("bot", "cogs", "discord")
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def modules() -> dict[str, Path]:
-    """Every module of the project's packages, by dotted name."""
-    return {module_name(path): path for package in PACKAGES
-            for path in sorted((ROOT / package).rglob("*.py"))}
+def packages(root: Path = ROOT) -> list[str]:
+    """The top-level packages under ``root`` (a folder with an ``__init__.py``)."""
+    return sorted(p.parent.name for p in root.glob("*/__init__.py")
+                  if p.parent.name not in NOT_WALKED)
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the packages under ``root``, by dotted name."""
+    return {module_name(path, root): path for package in packages(root)
+            for path in sorted((root / package).rglob("*.py"))}
 
 
 def imported(name: str, source: str, known: set[str], is_package: bool = False
@@ -57,9 +69,9 @@ def imported(name: str, source: str, known: set[str], is_package: bool = False
                 yield (sub if sub in known else target), node.lineno
 
 
-def import_graph() -> dict[str, dict[str, int]]:
+def import_graph(root: Path = ROOT) -> dict[str, dict[str, int]]:
     """module -> {imported module (project modules and top-level others): line}."""
-    found = modules()
+    found = modules(root)
     known = set(found)
     graph: dict[str, dict[str, int]] = {}
     for name, path in found.items():
@@ -116,6 +128,17 @@ def within(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
 
+def described(found: list[list[str]], graph: dict[str, dict[str, int]]) -> str:
+    """Each circle, with the imports that close it (``a -> b (line n)``)."""
+    lines = []
+    for component in found:
+        members = set(component)
+        lines.append(", ".join(component))
+        lines += [f"    {name} -> {target} (line {line})" for name in component
+                  for target, line in sorted(graph[name].items()) if target in members]
+    return "\n".join(lines)
+
+
 # ---- the checker can fail ------------------------------------------------------------
 
 def test_deferred_and_type_checking_imports_are_seen() -> None:
@@ -137,16 +160,61 @@ def test_a_cycle_through_a_deferred_import_is_found() -> None:
     assert cycles({"bot.a": {"bot.b": 1}, "bot.b": {}}) == []
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_a_registry_in_its_package_init_is_a_circle(tmp_path: Path) -> None:
+    """The shape game/rules/ had: the ``__init__`` imports the rule sets, which take
+    ``register`` from the ``__init__``. Moving the registry to a module of its own (the rule
+    sets import it, the ``__init__`` imports them) leaves no circle."""
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/rules/__init__.py": "def register(x): ...\nfrom pkg.rules import classic\n",
+        "pkg/rules/classic.py": "from pkg.rules import register\n",
+        "pkg/engine.py": "from pkg import rules\n",
+        "tests/__init__.py": "from pkg.rules import classic\nfrom pkg import engine\n",
+    })
+    assert packages(tmp_path) == ["pkg"]
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == [["pkg.rules", "pkg.rules.classic"]]
+    assert "pkg.rules.classic -> pkg.rules (line 1)" in described(cycles(graph), graph)
+    write_tree(tmp_path, {
+        "pkg/rules/registry.py": "def register(x): ...\n",
+        "pkg/rules/__init__.py": "from pkg.rules import classic\nfrom .registry import register\n",
+        "pkg/rules/classic.py": "from pkg.rules.registry import register\n",
+    })
+    assert cycles(import_graph(tmp_path)) == []
+
+
+def test_a_type_checking_circle_between_packages_is_found(tmp_path: Path) -> None:
+    write_tree(tmp_path, {
+        "low/__init__.py": "",
+        "low/model.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                        "    from high.driver import Driver\n",
+        "high/__init__.py": "from .driver import Driver\n",
+        "high/driver.py": "from low.model import *\nclass Driver: ...\n",
+    })
+    assert packages(tmp_path) == ["high", "low"]
+    assert cycles(import_graph(tmp_path)) == [["high.driver", "low.model"]]
+
+
 # ---- the project's layers ------------------------------------------------------------
 
-def test_no_import_cycle_among_bot_modules() -> None:
+def test_every_shipped_package_is_walked() -> None:
+    assert set(SHIPPED) <= set(packages())
+    assert {name.split(".")[0] for name in modules()} == set(packages())
+
+
+def test_no_import_cycle_in_any_package() -> None:
+    """Across all of them (a cycle bot -> cogs -> bot would also put bot/ above cogs/)."""
     graph = import_graph()
-    # cogs are followed too: a cycle bot -> cogs -> bot would also put bot/ above cogs/
-    bot_and_cogs = {name: edges for name, edges in graph.items()
-                    if within(name, "bot") or within(name, "cogs")}
-    found = [c for c in cycles(bot_and_cogs) if any(within(m, "bot") for m in c)]
-    assert found == [], "modules that import each other in a circle:\n" + "\n".join(
-        ", ".join(c) for c in found)
+    found = cycles(graph)
+    assert found == [], "modules that import each other in a circle:\n" + described(
+        found, graph)
 
 
 def test_only_the_composition_root_imports_cogs() -> None:

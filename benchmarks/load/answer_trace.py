@@ -164,7 +164,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     transacting: contextvars.ContextVar[bool] = contextvars.ContextVar("transacting",
                                                                         default=False)
 
-    async def traced_transact(self: Any, work: Any) -> Any:  # its job's times: timed_execute
+    async def traced_transact(self: Any, work: Any) -> Any:  # its job's times: timed_submit
         token = transacting.set(True)
         try:
             return await transact(self, work)
@@ -189,35 +189,36 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     labelled("write", lambda w: "finish" if w.finish else "end" if w.end else
              "snapshot" if w.snapshot else "move" if w.move else "write")
     labelled("flush_notes", lambda: "marks")
-    import aiosqlite.core
+    import bot.sqlite_writer
 
-    execute = aiosqlite.core.Connection._execute
+    submit = bot.sqlite_writer.ThreadWriter._submit
 
-    async def timed_execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def timed_submit(self: Any, job: Any) -> Any:  # a job on the store's thread
         times = [now(), 0.0, 0.0]
+        whole, iid, what = transacting.get(), current.get(), label.get()
 
-        def timed(*a: Any, **k: Any) -> Any:
+        def timed() -> Any:
             times[1] = now()
             try:
-                return fn(*a, **k)
+                return job()
             finally:
                 times[2] = now()
 
-        result = await execute(self, timed, *args, **kwargs)
-        hops.append((times[0], times[1] - times[0], times[2] - times[1], now() - times[2]))
-        if transacting.get():  # a whole transaction: queued, run (statements + commit), back
-            iid = current.get()
-            if iid is not None:
-                stamps.setdefault(iid, {}).setdefault("db_start", times[1])
-                stamps[iid].setdefault("db_end", times[2])
-            holds.append((times[0], label.get(), times[2] - times[1], 1))
-        return result
+        def back(_: object) -> None:  # (on the loop, as the caller is woken)
+            hops.append((times[0], times[1] - times[0], times[2] - times[1], now() - times[2]))
+            if whole:  # a whole transaction: queued, run (statements + commit), back
+                if iid is not None:
+                    stamps.setdefault(iid, {}).setdefault("db_start", times[1])
+                    stamps[iid].setdefault("db_end", times[2])
+                holds.append((times[0], what, times[2] - times[1], 1))
 
-    aiosqlite.core.Connection._execute = timed_execute  # type: ignore[method-assign]
+        future = submit(self, timed)
+        future.add_done_callback(back)
+        return future
+
+    bot.sqlite_writer.ThreadWriter._submit = timed_submit  # type: ignore[method-assign]
 
     bot.store.SqliteStore._transact = traced_transact  # type: ignore[method-assign]
-    import bot.sqlite_writer
-
     on_loop = bot.sqlite_writer.LoopWriter.transact
 
     def traced_on_loop(self: Any, work: Any, sql: Any) -> Any:  # a write on the loop itself

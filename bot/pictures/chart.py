@@ -1,8 +1,10 @@
 """The game's story: every player's total after each round, as a line chart (matplotlib).
 
-The chart carries no words, only numbers: each player is a colour, and the message
-that carries it names the colours in the reader's language (names in any script
-render right there, where Discord shapes them; matplotlib would not shape Persian).
+The chart carries no words, only whole numbers: each player is a colour, and the message
+that carries it names the colours and says what the axes show, in the reader's language
+(text in any script renders right there, where Discord shapes it; matplotlib would not
+shape Persian, and an axis title in the picture would be one more thing to translate,
+draw and cache per language).
 """
 
 from __future__ import annotations
@@ -58,9 +60,12 @@ def _axes(style: Style) -> tuple[Figure, Axes]:
         figure = Figure(figsize=(6.4, style.height), dpi=80, facecolor=BACKGROUND)
         axes = figure.add_subplot()
         axes.set_facecolor(BACKGROUND)
-        # few ticks: each is a handful of artists, and they are most of the drawing time
-        axes.xaxis.set_major_locator(MaxNLocator(nbins=style.x_ticks, integer=True))
-        axes.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
+        # few ticks: each is a handful of artists, and they are most of the drawing time;
+        # whole numbers only (rounds, games, points), even where one fits in the view: by
+        # default the locator falls back to 0.5, 0.6 … 1.5 below two whole numbers
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=style.x_ticks, integer=True,
+                                                 min_n_ticks=1))
+        axes.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True, min_n_ticks=1))
         axes.grid(color=GRID, linewidth=0.6)
         axes.tick_params(colors=TEXT, labelsize=style.labelsize)
         for spine in axes.spines.values():
@@ -72,6 +77,22 @@ def _axes(style: Style) -> tuple[Figure, Axes]:
     for line in list(made[1].lines):
         line.remove()
     return made
+
+
+def shown_ticks(style: Style) -> tuple[list[float], list[float]]:
+    """The x and y ticks inside the view of this thread's last chart of ``style``: what a
+    reader sees on its axes (the tests check they are whole numbers)."""
+    made: tuple[Figure, Axes] | None = getattr(_figures, style.name, None)
+    if made is None:
+        return [], []
+    axes = made[1]
+
+    def inside(ticks: Sequence[float], limits: tuple[float, float]) -> list[float]:
+        low, high = sorted(limits)
+        return [float(t) for t in ticks if low - 1e-9 <= t <= high + 1e-9]
+
+    return (inside(axes.get_xticks(), axes.get_xlim()),
+            inside(axes.get_yticks(), axes.get_ylim()))
 
 
 def _png(figure: Figure) -> bytes:

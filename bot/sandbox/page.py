@@ -17,7 +17,6 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.i18n import N_
 from fakediscord import FakeDiscordError
 from fakediscord.base import WaitTimeout
 
@@ -184,13 +183,11 @@ def action(run: Action) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         world = request.app[WORLD]
         tr = page_language(world.language, request.headers.get("Accept-Language"))
-        try:
-            body = await request.json()
-            if not isinstance(body, dict):
-                raise SandboxError(N_("Send a JSON object."))
-            result = await run(world, body)
-        except json.JSONDecodeError:
+        body = read_object(await request.read())
+        if body is None:
             return web.json_response({"error": tr("Send a JSON object.")}, status=400)
+        try:
+            result = await run(world, body)
         except SandboxError as exc:
             return web.json_response({"error": exc.text(tr)}, status=400)
         except FakeDiscordError as exc:  # the fake's own words (the bot did not answer...)
@@ -198,6 +195,16 @@ def action(run: Action) -> Handler:
         return web.json_response({"ok": True, **result})
 
     return handle
+
+
+def read_object(raw: bytes) -> dict[str, Any] | None:
+    """The body as a JSON object, or None for anything else: bytes that are not UTF-8, text
+    that is not JSON, JSON nested deeper than the parser goes (a RecursionError), a list."""
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # (UnicodeDecodeError, JSONDecodeError: ValueErrors)
+        return None
+    return body if isinstance(body, dict) else None
 
 
 async def slash(world: World, body: dict[str, Any]) -> dict[str, Any]:

@@ -32,10 +32,12 @@ from functools import partial
 
 from game import rng
 from game.actions import Action
-from game.ai import ismcts, playout, register
+from game.ai import ismcts, playout
 from game.ai.evaluate import game_values
 from game.ai.heuristic import STRATEGIES, dice
+from game.ai.limits import OutOfSteps, OutOfTime
 from game.ai.playout import Policy
+from game.ai.registry import register
 from game.ai.worlds import base_state, sample_world, unseen_cards
 from game.fast import FastGame, RandomChance
 from game.rules import RuleSet
@@ -46,7 +48,7 @@ from game.views import PlayerView, state_view
 DEFAULT_ITERATIONS = 32
 ITERATIONS: dict[str, int] = {"classic": 64, "kadabra": 40, "dice": 32, "tutorial": 64}
 """Worlds per decision by rule set, where nobody sets ``iterations``: as many as keep a
-decision's p95 under 150 ms of one core (README, "Speed and strength")."""
+decision's p95 under 150 ms of one core (docs/performance.md, "The AIs' strength")."""
 PRIOR = 1.0
 """Points of mean outcome credited to the heuristic's own choice: search must find a
 real difference to overrule it, not sampling noise."""
@@ -61,7 +63,7 @@ the bound of a decision's work, whatever the hands. Worlds stop coming once the 
 would, at the average so far, go past it, and a world that does go past it is dropped (a
 world counts whole or not at all). A step costs about 15 (classic), 30 (kadabra, dice)
 to 60 µs (tutorial, played through views) of CPU, so the longest decision stays well under
-half a second on one core; the counts rarely bind (README, "Speed and strength")."""
+half a second on one core; the counts rarely bind (docs/performance.md, "The AIs' strength")."""
 
 
 PLAYOUT_STRATEGIES: dict[str, Callable[[PlayerView], Action]] = {
@@ -148,14 +150,6 @@ def situation(view: PlayerView) -> tuple[object, ...]:
         len(view.row or ()),
         " ".join(c.token for c in view.roll or ()),
     )
-
-
-class OutOfTime(Exception):
-    """The deadline passed in the middle of a playout."""
-
-
-class OutOfSteps(Exception):
-    """The playout steps allowed to one decision ran out in the middle of a playout."""
 
 
 CLOCK_EVERY = 4

@@ -15,7 +15,7 @@ from itertools import product
 
 from game import rng
 from game.actions import Action, ActionType
-from game.ai import register
+from game.ai.registry import register
 from game.cards import LLAMA_CARD, ONE, PLAIN_VALUES, Card, Symbol, hand_points, sort_cards
 from game.rules.dice import DICE
 from game.rules.kadabra import SHOW_THRESHOLD

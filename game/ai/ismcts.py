@@ -8,16 +8,18 @@ visits), adds one node, plays the round out with the playout policy, and credits
 node with the outcome for the seat that chose it. The most visited first action wins.
 
 It is kept as ``HardPlayer(method="ismcts")`` to be compared with flat determinized sampling
-(:func:`game.ai.hard.search`) at equal time (README, "Speed and strength").
+(:func:`game.ai.hard.search`) at equal time (docs/performance.md, "The AIs' strength").
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Protocol
 
 from game import rng
 from game.actions import Action
+from game.ai.limits import OutOfTime
 from game.ai.worlds import base_state, sample_world, unseen_cards
 from game.fast import FastGame, RandomChance
 from game.rules import find as find_rules
@@ -27,6 +29,18 @@ EXPLORE = 0.7
 """UCB1's exploration constant, for outcomes scaled by :data:`SCALE`."""
 SCALE = 20.0
 """Round points that make one unit of reward (a round moves ~5–15 points)."""
+
+
+class Rollout(Protocol):
+    """What the search needs of a playout (``game.ai.hard.Playout``): play a round out
+    (``OutOfTime`` past ``deadline``), then each seat's outcome since ``before``."""
+
+    deadline: float | None
+    clock: Callable[[], float]
+
+    def finish(self, sim: FastGame, round_no: int) -> None: ...
+
+    def values(self, sim: FastGame, before: list[int]) -> list[float]: ...
 
 
 class Node:
@@ -46,14 +60,12 @@ def search(
     view: PlayerView,
     seed: int | str,
     iterations: int,
-    playout_factory: Callable[..., object],
+    playout_factory: Callable[..., Rollout],
     situation: tuple[object, ...],
     deadline: float | None = None,
     clock: Callable[[], float] | None = None,
 ) -> tuple[Action, int]:
     """The most visited legal action after ``iterations`` iterations (or the deadline)."""
-    from game.ai.hard import OutOfTime, Playout
-
     legal = view.legal
     rule_set = find_rules(view.variant)
     options = dict(view.options)
@@ -61,7 +73,6 @@ def search(
     base = base_state(rule_set, view)
     unseen = unseen_cards(rule_set, view)
     policy = playout_factory(rule_set, view)
-    assert isinstance(policy, Playout)
     policy.deadline = deadline
     if clock is not None:
         policy.clock = clock

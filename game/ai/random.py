@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from game import rng
 from game.actions import Action
-from game.ai import register
+from game.ai.registry import register
 from game.views import PlayerView
 
 

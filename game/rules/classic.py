@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.rules import register
+from game.rules.registry import register
 from game.rules.shedding import Shedding
 
 

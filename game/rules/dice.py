@@ -11,7 +11,7 @@ from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
 from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
-from game.rules import (
+from game.rules.base import (
     HAND_SIZE,
     RuleSet,
     end_round,
@@ -19,13 +19,13 @@ from game.rules import (
     next_active,
     others_in,
     quit_round,
-    register,
     return_chip,
 )
+from game.rules.registry import register
 from game.state import Phase, ResolveMode, RoundChance, State
 
 if TYPE_CHECKING:
-    from game.fast import Chance
+    from game.rules.base import Chance
 
 
 def _faces(text: str) -> tuple[Card, ...]:

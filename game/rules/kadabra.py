@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING
 from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
-from game.rules import (
+from game.rules.base import (
     BLACK_POINTS,
     end_round,
     gain_white,
     leave_round,
     next_active,
-    register,
 )
+from game.rules.registry import register
 from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
 
 if TYPE_CHECKING:
-    from game.fast import Chance
+    from game.rules.base import Chance
 
 DECK_COUNTS: dict[str, int] = {
     "1": 8,

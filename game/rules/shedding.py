@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 from game.actions import DRAW, QUIT, Action, ActionType, play
 from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
 from game.events import Event, EventKind, shared
-from game.rules import (
+from game.rules.base import (
     UNKEPT,
     RuleSet,
     end_round,
@@ -23,7 +23,7 @@ from game.rules import (
 from game.state import RoundChance, State
 
 if TYPE_CHECKING:
-    from game.fast import Chance
+    from game.rules.base import Chance
 
 
 def follows(top: Card, card: Card) -> bool:

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from game.cards import PLAIN_VALUES, Card, sort_cards
-from game.rules import BLACK_POINTS, HAND_SIZE, LLAMA_POINTS, WHITE_POINTS, find
 from game.rules import dice as dice_rules
 from game.rules import kadabra as kadabra_rules
 from game.rules import tutorial as tutorial_rules
+from game.rules.base import BLACK_POINTS, HAND_SIZE, LLAMA_POINTS, WHITE_POINTS
+from game.rules.registry import find
 
 FULL_RULES = "docs/rules.md"
 """Where the project keeps the complete rules, with the choices the published rules leave."""

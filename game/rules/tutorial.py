@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, ClassVar
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
-from game.rules import RuleSet, end_round, next_active, register
+from game.rules.base import RuleSet, end_round, next_active
+from game.rules.registry import register
 from game.state import Phase, RoundChance, State
 
 if TYPE_CHECKING:
-    from game.fast import Chance
+    from game.rules.base import Chance
 
 LLAMA_PLAY_VALUE = 8
 LLAMA_PENALTY = 10

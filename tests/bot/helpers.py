@@ -21,8 +21,8 @@ suite's longer allowance for a slow machine (tests/conftest.py)."""
 
 
 def screenshots(tmp_path: Path) -> Path:
-    """Where a test's screenshots go: ``$LAMA_SCREENSHOTS`` (the README's come from
-    ``LAMA_SCREENSHOTS=docs/screenshots``), else the test's temporary folder."""
+    """Where a test's screenshots go: ``$LAMA_SCREENSHOTS`` (the README's and the docs'
+    come from ``LAMA_SCREENSHOTS=docs/screenshots``), else the test's temporary folder."""
     folder = Path(os.environ.get("LAMA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder

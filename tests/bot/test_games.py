@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from babel.lists import format_list
 
 from tests import forkserver
 from tests.bot.conftest import World
@@ -67,7 +66,15 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     for player in summary["players"]:
         assert f"**{player['name']}**" in final.text
         assert f"{player['score']} point" in final.text.split(f"**{player['name']}**")[1]
-    assert final.embeds[-1].fields[0].value == format_list(summary["winners"], locale="en")
+    crowned = [line.split("**")[1] for line in (final.embeds[-1].description or "").splitlines()
+               if line.endswith("🏆")]
+    assert sorted(crowned) == sorted(summary["winners"]), "the winners' lines carry the 🏆"
+    assert "Winners" not in final.text, "and no field repeats them"
+    (legend,) = final.embeds[-1].fields  # the chart's: its colours, then what its axes show
+    assert "Across: the rounds; up: each player's total points." in legend.value
+    if "target" in options:
+        assert legend.value.endswith(
+            f"The dashed line is the total that ends the game ({options['target']}).")
     humans = {"ana": world.ana.id, "ben": world.ben.id}
     pinged = [humans[w] for w in summary["winners"] if w in humans]
     for user in (world.ana.id, world.ben.id):  # the human winners are mentioned once

@@ -170,7 +170,8 @@ async def test_a_forged_action_is_not_called_a_move(world: World) -> None:
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None
     draw = next(c for c in action_buttons(hand) if c.endswith(":draw"))
-    garbage = forged_buttons(world.fake, world.table, [draw.replace(":draw", ":xyzzy 9")])
+    garbage = forged_buttons(world.fake, world.table, [draw.replace(":draw", ":xyzzy 9")],
+                             to=world.ana)  # a hand's button: it acts only from a hand
     reply = await world.ana.click(garbage, garbage.buttons[0].custom_id)
     assert reply.ephemeral and "not a move" in reply.message.text
     assert "That move is not allowed now" not in reply.message.text

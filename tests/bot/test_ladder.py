@@ -15,7 +15,8 @@ from tests.bot.forge import forged_buttons
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TUTORIAL = "L.A.M.A. tutorial (house rules)"
-ROW = re.compile(r"^(\d+)\. \*\*(.+?)\*\*: rating (-?[\d.]+) \(", re.M)
+ROW = re.compile(r"^(\d+)\. \*\*(.+?)\*\*: skill (-?[\d.]+) \(", re.M)
+JARGON = ("μ", "σ", "OpenSkill", "rating", "Rating")
 
 
 async def finish(world: World, number: int, variant: str,
@@ -58,7 +59,7 @@ async def test_each_rule_set_has_its_board_and_the_default_is_the_most_played(
     assert [r[1] for r in rows(default.message)] == ["ben", "ana"], "the most points won"
     assert "AI" not in (default.message.embeds[0].description or ""), "AI seats not shown"
     footer = default.message.embed_dicts[0]["footer"]["text"]
-    assert footer.startswith("Rating = skill − 3 × uncertainty"), footer
+    assert footer.startswith("Skill: how well a player finishes against the others"), footer
     assert "Page" not in footer and not default.message.buttons, "one page: no buttons"
     classic = await world.ana.slash(world.table, "lama leaderboard", variant="classic")
     assert classic.message is not None
@@ -66,7 +67,7 @@ async def test_each_rule_set_has_its_board_and_the_default_is_the_most_played(
     (first, ana, up), (second, ben, down) = rows(classic.message)
     assert (first, ana, second, ben) == (1, "ana", 2, "ben") and up > 0 > down
     assert "2 of 2 games won" in classic.message.text
-    assert "rating -0.00" not in classic.message.text
+    assert "skill -0.00" not in classic.message.text
     assert "Classement" in board.message.text, "in the reader's language"
 
 
@@ -127,8 +128,9 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
     stats = reply.message
     assert reply.ephemeral and stats is not None
     text = stats.text
-    assert "**L.L.A.M.A.**: place 1 of 2, rating " in text and "2 of 2 games won (100%)" in text
-    assert f"**{TUTORIAL}**: place 2 of 2, rating " in text and "0 of 3 games won (0%)" in text
+    assert "**L.L.A.M.A.**: rank 1 of 2 on the leaderboard, skill " in text
+    assert f"**{TUTORIAL}**: rank 2 of 2 on the leaderboard, skill " in text
+    assert "2 of 2 games won (100%)" in text and "0 of 3 games won (0%)" in text
     recent = next(f for f in stats.embeds[0].fields if f.name == "Recent games").value
     lines = recent.splitlines()
     assert len(lines) == 5 and all(re.match(r"<t:\d+:d> ", line) for line in lines)
@@ -145,10 +147,49 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
     await boss.slash(world.table, "lama config images", images="off")
     off = (await world.ana.slash(world.table, "lama stats")).message
     assert off is not None and off.attachments == [] and "image" not in off.embed_dicts[0]
-    assert "**L.L.A.M.A.**: place 1 of 2" in off.text and "Rating after each" not in off.text
+    assert "**L.L.A.M.A.**: rank 1 of 2" in off.text and "Skill after each" not in off.text
     await boss.slash(world.table, "lama config images", images="on")
     await world.table.set_permissions(world.guild.me, deny=ATTACH_FILES)
     bare = (await world.ana.slash(world.table, "lama stats")).message
     assert bare is not None and bare.attachments == [] and "Best game" in bare.text
     nobody = (await world.cleo.slash(world.table, "lama stats")).message
     assert nobody is not None and "Aucune partie terminée" in nobody.text
+
+
+async def test_the_board_and_the_stats_say_skill_in_plain_words(world: World) -> None:
+    """Issue 29: "skill" with what it means under it, its numbers kept, and no "rating",
+    μ, σ or OpenSkill; a board's position is a "rank", a game's a "place" (on main both
+    were "place 2 of 2" and "place 3 of 3" in one message)."""
+    world.fake.keep_files = True
+    await two_rule_sets(world)
+    board = (await world.ana.slash(world.table, "lama leaderboard", variant="classic")).message
+    stats = (await world.ana.slash(world.table, "lama stats")).message
+    assert board is not None and stats is not None
+    for message in (board, stats):
+        text = message.text
+        assert not [word for word in JARGON if word in text], text
+        assert re.search(r"skill -?\d+\.\d+ \(\d+\.\d+ ± \d+\.\d+\)", text), text
+        footer = message.embed_dicts[0]["footer"]["text"]
+        assert footer.startswith("Skill: how well a player finishes against the others at "
+                                 "the table (AI seats too), counted cautiously"), footer
+    lines, *fields = [stats.embeds[0].description or "", *(f.value for f in
+                                                           stats.embeds[0].fields)]
+    assert "place" not in lines and lines.count(" on the leaderboard") == 2, lines
+    assert "rank" not in "".join(fields[:2]) and "place 3 of 3" in fields[0]
+    legend = stats.embeds[0].fields[-1]
+    assert legend.name == "Skill after each recent game"
+    assert "Across: the last 5 games, oldest first; up: skill after each." in legend.value
+    assert "dashed line is a newcomer's skill (0)" in legend.value
+    alt = stats.attachments[0].get("description", "")
+    assert alt == ("A line chart of ana's skill (up) after each of their last 5 games "
+                   "(across, oldest first)."), alt
+
+
+async def test_a_one_game_stats_chart_names_its_one_game(world: World) -> None:
+    await finish(world, 1, "classic", [(world.ana, 3, True), (world.ben, 20, False)])
+    stats = (await world.ben.slash(world.table, "lama stats")).message
+    assert stats is not None
+    legend = stats.embeds[0].fields[-1].value
+    assert "Across: 1 game; up: skill after it." in legend, legend
+    assert "**L.L.A.M.A.**: rank 2 of 2 on the leaderboard" in stats.text
+    assert "place 2 of 2, 20 points" in stats.embeds[0].fields[0].value

@@ -61,7 +61,7 @@ async def test_a_game_is_rated_once_though_the_bot_is_killed_after_storing_it(
             for user_id, mu, sigma, _ in stored:
                 name = members[int(user_id)].name  # type: ignore[call-overload]
                 line = next(x for x in board.text.splitlines() if f"**{name}**" in x)
-                assert f"rating {mu - 3 * sigma:.1f} ({mu:.1f} ± {sigma:.1f})" in line  # type: ignore[operator]
+                assert f"skill {mu - 3 * sigma:.1f} ({mu:.1f} ± {sigma:.1f})" in line  # type: ignore[operator]
                 assert "of 1 game won" in line
             second.send_signal(signal.SIGKILL)
         assert ratings(db) == stored, "the restart rated nothing again"

@@ -275,7 +275,8 @@ async def test_thirty_minutes_without_a_human_action_abandon_the_game(club: Club
     club.advance(30 * 60)
     await abandoned
     stored = await club.bot.store.game(club.guild.id, session.game_id)
-    assert stored is not None and stored["status"] == "abandoned"
+    assert stored is not None and (stored["status"], stored["end_reason"]) == ("abandoned",
+                                                                               "idle")
     assert not table.buttons and "counts for nobody" in table.text, "the table is closed"
     fresh = await club.ben.slash(club.channel, "lama start")
     assert not fresh.ephemeral
@@ -322,7 +323,8 @@ async def test_a_deleted_channel_ends_the_game(club: Club) -> None:
     assert await ended is session
     assert club.bot.sessions.get(club.channel.id) is None
     stored = await club.bot.store.game(club.guild.id, session.game_id)
-    assert stored is not None and stored["status"] == "abandoned"
+    assert stored is not None and (stored["status"], stored["end_reason"]) == ("abandoned",
+                                                                               "channel_gone")
     assert await club.bot.store.sessions(club.guild.id) == []
 
 
@@ -337,7 +339,8 @@ async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -
     assert await ended is session
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)
-    assert stored is not None and stored["status"] == "abandoned"
+    assert stored is not None and (stored["status"], stored["end_reason"]) == ("abandoned",
+                                                                               "channel_gone")
     refused = await club.ben.slash(club.channel, "lama start")
     assert refused.ephemeral and refused.message is not None
     assert "Send Messages" in refused.message.text, "no game where it cannot post"

@@ -131,8 +131,13 @@ async def test_final_standings_carry_the_totals_chart(world: World) -> None:
     final = await play_out(world.fake, world.table, world.members)
     chart = picture(world, final, "totals.png")
     assert chart.size == (512, 288)  # 6.4 × 3.6 inches at 80 dpi
-    legend = final.embeds[0].fields[-1]
+    (legend,) = final.embeds[0].fields  # the chart's legend; no "Winners" field repeats the 🏆
+    assert legend.name == "Totals after each round"
     assert legend.value.startswith("🟥 ana") and "🟦 AI 1" in legend.value
+    assert legend.value.endswith("\nAcross: the rounds; up: each player's total points.")
+    (alt,) = [a["description"] for a in final.attachments if a["filename"] == "totals.png"]
+    assert alt == (
+        "A line chart of every player's total points (up) after each round (across).")
     assert [m.id for m in public_attachments(world)] == [final.id], "only the chart is public"
 
 
@@ -148,7 +153,7 @@ async def test_without_attach_files_the_bot_plays_in_text(world: World) -> None:
     assert hand is not None and hand.attachments == [] and "Your hand" in hand.text
     final = await play_out(world.fake, world.table, world.members)
     assert final.attachments == [] and "image" not in final.embed_dicts[0]
-    assert "final standings" in final.text
+    assert "final standings" in final.text and not final.embeds[0].fields
     assert not world.fake.refusals, "the bot never tried an upload Discord refuses"
 
 

@@ -1,7 +1,8 @@
-"""The README's pictures, taken from a whole game: the fake Discord's HTML transcript (which
-shows uploaded images) opened in a real headless Chromium; a table, a hand and the end.
+"""The pictures of the README and docs/play.md, taken from a whole game: the fake Discord's
+HTML transcript (which shows uploaded images) opened in a real headless Chromium; a table, a
+hand and the end.
 
-They go to ``$LAMA_SCREENSHOTS`` (the README's: ``LAMA_SCREENSHOTS=docs/screenshots``), else
+They go to ``$LAMA_SCREENSHOTS`` (the docs': ``LAMA_SCREENSHOTS=docs/screenshots``), else
 to the test's temporary folder.
 """
 

@@ -31,6 +31,8 @@ def test_players_who_tie_share_a_place_in_the_final_standings() -> None:
     embed = final_standings(translator("en"), view, "f" * 32, [1, 2, 3, 4]).embed
     assert embed is not None and embed.description is not None
     assert places_shown(embed.description) == [1, 2, 2, 4], embed.description
+    assert embed.description.splitlines()[0].endswith("🏆") and not embed.fields, \
+        "the winner is crowned in their line, not repeated in a field"
 
 
 async def test_players_who_tie_share_a_place_on_the_leaderboard(world: World) -> None:

@@ -78,8 +78,11 @@ async def test_stop_needs_host_or_moderator(world: World) -> None:
     table = await start_game(world)
     refused = await world.ben.slash(world.table, "lama stop")
     assert refused.ephemeral and "host or a moderator" in refused.message.text
+    game_id = world.bot.sessions.require(world.table.id).game_id
     stopped = await world.mod.slash(world.table, "lama stop")
     assert not stopped.ephemeral and "counts for nobody" in stopped.message.text
+    stored = await world.bot.store.game(world.guild.id, game_id)
+    assert stored is not None and stored["end_reason"] == "stopped"
     await world.fake.notifier.wait_for(
         lambda: True if not table.buttons else None, 5, "the table to lose its buttons"
     )

@@ -1,5 +1,5 @@
 """What a failed SQLite write leaves behind, on either path (bot/sqlite_writer.py: on the loop
-when the file is free; as one job on aiosqlite's thread when another connection holds it, or
+when the file is free; as one job on the store's thread when another connection holds it, or
 always with ``synchronous=FULL``): nothing of it committed, no transaction left open, the
 store writing on; a write acknowledged survives SIGKILL; the log stays bounded with no
 checkpoint task; the lease rows' connection in the same process never deadlocks with it."""
@@ -30,7 +30,7 @@ from tests.bot.helpers import another_process_writing
 ROOT = Path(__file__).resolve().parents[2]
 GUILD, CHANNEL = 10, 20
 PATHS = ("loop", "fallback", "full")
-"""Where the failing write runs: on the loop; on aiosqlite's thread because another
+"""Where the failing write runs: on the loop; on the store's thread because another
 connection held the lock when it began; on that thread because ``synchronous=FULL``."""
 
 
@@ -73,6 +73,9 @@ async def still_writes(store: SqliteStore, path: Path) -> None:
     """No transaction left open on either connection; the next write lands, alone."""
     assert not store.db.in_transaction
     assert store._writer is None or not store._writer.conn.in_transaction
+    thread = store._thread_writer
+    assert thread is not None
+    assert not await thread.call(lambda: thread.conn.in_transaction)  # (asked on its thread)
     await store.write(Write(GUILD, CHANNEL, owed=[note(7)]))
     assert committed(path, "SELECT version FROM outbox") == [7]
     assert committed(path, "SELECT key FROM app_state WHERE key = 'half'") == []
@@ -234,7 +237,8 @@ async def test_a_write_waiting_on_the_thread_is_not_overtaken_by_a_later_one(
     path = tmp_path / "lama.db"
     store = await opened(path, "loop")
     gate = threading.Event()
-    running = asyncio.ensure_future(store.db._execute(gate.wait))  # the thread is busy
+    assert store._thread_writer is not None
+    running = asyncio.ensure_future(store._thread_writer.call(gate.wait))  # the thread is busy
     with another_process_writing(path):
         first = asyncio.ensure_future(store.set_app_value("turn", "first"))
         await asyncio.sleep(0)  # the loop found the file busy: queued on the thread
@@ -262,3 +266,65 @@ async def test_closing_the_store_checkpoints_the_log(tmp_path: Path) -> None:
     assert not os.path.exists(f"{path}-wal")
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
         assert [r[0] for r in conn.execute("SELECT version FROM outbox")] == list(range(1, 11))
+
+
+async def test_a_write_cancelled_while_queued_on_the_thread_never_begins(tmp_path: Path) -> None:
+    """A write waiting on the store's thread behind another job, its caller cancelled (a
+    timer stopped at shutdown): it never runs, nothing of it is committed, the writes after
+    it go on (on the loop again once the thread is idle)."""
+    path = tmp_path / "lama.db"
+    store = await opened(path, "loop")
+    thread = store._thread_writer
+    assert thread is not None and store._writer is not None
+    gate = threading.Event()
+    running = asyncio.ensure_future(thread.call(gate.wait))  # the thread is busy
+    write = asyncio.ensure_future(store.set_app_value("half", "x"))
+    await asyncio.sleep(0)  # queued behind the running job (the loop does not overtake it)
+    assert not write.done() and thread.pending == 2
+    write.cancel()
+    await asyncio.sleep(0)
+    assert not write.done(), "the caller waits for its job to be settled on the thread"
+    gate.set()
+    await running
+    with pytest.raises(asyncio.CancelledError):
+        await write
+    assert thread.pending == 0 and store._writer.commits == 0
+    await still_writes(store, path)
+    assert store._writer.commits == 1, "the loop's again"
+    await store.close()
+
+
+@pytest.mark.parametrize("where", ("fallback", "full"))
+async def test_a_write_cancelled_before_its_commit_on_the_thread_is_rolled_back(
+    tmp_path: Path, where: str
+) -> None:
+    """The caller cancelled while its transaction runs on the store's thread, statements
+    done, commit not yet: the job rolls it back, and the caller resumes only then."""
+    path = tmp_path / "lama.db"
+    store = await opened(path, where)
+    thread = store._thread_writer
+    assert thread is not None
+    inside, gate = threading.Event(), threading.Event()
+
+    async def held_before_commit(sql: Sql) -> None:
+        await sql.run("INSERT INTO app_state (key, value) VALUES ('half', 'x')")
+        inside.set()
+        gate.wait()  # (on the thread: the loop goes on)
+
+    if where == "fallback":
+        with another_process_writing(path):
+            task = asyncio.ensure_future(store._transact(held_before_commit))
+            await asyncio.sleep(0)  # the loop found the file busy: the job waits for the lock
+        assert store._writer is not None and thread.pending == 1
+    else:
+        task = asyncio.ensure_future(store._transact(held_before_commit))
+    assert await asyncio.to_thread(inside.wait, 30)  # (a net against a hang)
+    task.cancel()
+    await asyncio.sleep(0)
+    assert not task.done(), "the caller waits for the rollback"
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert thread.pending == 0
+    await still_writes(store, path)
+    await store.close()

@@ -6,11 +6,15 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.store import SqliteStore
+from fakediscord import FakeDiscord
 from tests.bot.test_main import bot_env, run_bot
 
 
@@ -97,6 +101,75 @@ async def test_a_read_only_database(tmp_path: Path, data: Path) -> None:
     assert code != 0 and len(err.strip().splitlines()) == 1, err
     assert "read-only" in err and "Traceback" not in err
     assert fingerprint(db) == before
+
+
+async def make_wal_store(path: Path) -> None:
+    """A database the bot made (WAL, schema up to date), closed: as a service leaves it."""
+    store = SqliteStore(str(path))
+    await store.open()
+    await store.close()
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no -wal, no -shm
+
+
+async def read_only_start(tmp_path: Path, db: Path) -> str:
+    """``python -m bot`` on ``db`` as a user without root's override of file modes, with
+    Discord reachable: its one line; the file untouched and nothing new left beside it."""
+    before = fingerprint(db)
+    async with FakeDiscord() as fake:
+        values = {"DISCORD_TOKEN": fake.token, "LAMA_LOG_LEVEL": "WARNING", "LAMA_DB": str(db),
+                  "LAMA_DISCORD_URL": f"http://127.0.0.1:{fake.port}"}
+        code, out, err = await run_bot(tmp_path, bot_env(tmp_path, **values),
+                                       prefix=without_root_override())
+        assert fake.logins == 0  # refused before contacting Discord
+    assert code != 0 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert fingerprint(db) == before  # (the folder's listing: no -wal or -shm left)
+    return err.strip()
+
+
+async def test_a_read_only_wal_database(tmp_path: Path, data: Path) -> None:
+    """A WAL file lets a reader "begin" a write: the file's mode is what tells."""
+    db = data / "lama.db"
+    await make_wal_store(db)
+    db.chmod(0o444)
+    line = await read_only_start(tmp_path, db)
+    assert "read-only" in line and str(db) in line
+
+
+async def test_a_read_only_wal_database_with_its_logs_beside_it(
+        tmp_path: Path, data: Path) -> None:
+    """A reader without write access (the service user, the sqlite3 shell run by another
+    user) leaves -wal and -shm behind, with which SQLite lets the store open the file."""
+    db = data / "lama.db"
+    await make_wal_store(db)
+    db.chmod(0o444)
+    reader = [*without_root_override(), sys.executable, "-c",
+              "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("
+              "'SELECT count(*) FROM sqlite_master').fetchall()", str(db)]
+    subprocess.run(reader, check=True)
+    assert {p.name for p in data.iterdir()} == {"lama.db", "lama.db-wal", "lama.db-shm"}
+    line = await read_only_start(tmp_path, db)
+    assert "read-only" in line and str(db) in line
+    db.chmod(0o644)  # the file given back, its logs (the reader's, mode 444) not
+    line = await read_only_start(tmp_path, db)
+    assert "read-only" in line and str(db) in line and "lama.db-wal" in line
+
+
+async def test_a_database_in_a_read_only_folder(tmp_path: Path, data: Path) -> None:
+    """SQLite writes its journal (-wal, -shm, or -journal) beside the file: the folder must
+    be writable too."""
+    wal = data / "lama.db"
+    await make_wal_store(wal)
+    rollback = tmp_path / "other" / "lama.db"
+    rollback.parent.mkdir()
+    make_database(rollback)  # (a rollback journal: the default)
+    for db in (wal, rollback):
+        db.parent.chmod(0o555)
+        try:
+            line = await read_only_start(tmp_path, db)
+        finally:
+            db.parent.chmod(0o755)
+        assert "read-only" in line and str(db.parent) in line and "folder" in line
 
 
 @pytest.fixture

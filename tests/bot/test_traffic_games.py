@@ -3,8 +3,9 @@
 Players open their hand when the table appears and keep it open (it follows the game:
 cogs/hands.py); they act at once. Per game the tests count clicks, My hand clicks,
 channel message creates/edits/deletes per round and 429s (tests/bot/traffic.py), assert
-the goals of the play loop (README, "In a channel") and print the time waited on Discord's
-buckets and the table's lag behind the moves (never asserted: they depend on the machine).
+the goals of the play loop (docs/performance.md, "The play loop") and print the time waited
+on Discord's buckets and the table's lag behind the moves (never asserted: they depend on the
+machine).
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def report(world: World, name: str, counts: dict[str, Any]) -> None:
 
 
 async def test_classic_three_humans_and_an_ai_to_the_target(world: World) -> None:
-    """A whole classic game to its target (40): the README's play-loop counts."""
+    """A whole classic game to its target (40): the play-loop counts of docs/performance.md."""
     humans = [world.ana, world.ben, world.cleo]
     start = len(world.fake.entries)
     counts, final = await play_whole_game(world, humans, 1, variant="classic")

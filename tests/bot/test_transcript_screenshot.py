@@ -1,7 +1,7 @@
 """A whole game as the channel shows it, from the fake Discord's HTML transcript in a real
 headless Chromium: to be looked at (does the channel read clearly from lobby to end?).
 
-The picture goes to ``$LAMA_SCREENSHOTS`` (the README's: ``LAMA_SCREENSHOTS=docs/screenshots``),
+The picture goes to ``$LAMA_SCREENSHOTS`` (docs/play.md's: ``LAMA_SCREENSHOTS=docs/screenshots``),
 else to the test's temporary folder. The test checks what the picture shows: one live
 message per round's table (older ones deleted), pings folded into lines without mentions,
 the finished table without buttons, the standings last.

@@ -23,6 +23,7 @@ from fakediscord import (
     Member,
     TextChannel,
 )
+from fakediscord.driver import ComponentRefused
 from fakediscord.validate import ApiError, check_message
 
 # --- the bot under test -----------------------------------------------------------------------
@@ -118,6 +119,14 @@ class Demo(app_commands.Group):
     async def slow(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.edit_original_response(content="done thinking")
+
+    @app_commands.command(description="Defer publicly, then answer privately")
+    async def private(self, interaction: discord.Interaction, withdraw: bool) -> None:
+        await interaction.response.defer(thinking=True)
+        if withdraw:  # the public placeholder goes first: the followup is a message of its own
+            await interaction.delete_original_response()
+        await interaction.followup.send("for you alone", ephemeral=True)
+        self.bot.done.set()
 
     @app_commands.command(description="Followups")
     async def follow(self, interaction: discord.Interaction) -> None:
@@ -343,6 +352,41 @@ async def test_slash_with_options_and_public_button(world: World, bot: DemoBot) 
     assert bot.clicks == [world.ben.id, world.ana.id]
 
 
+async def test_a_click_on_a_component_not_on_the_message_is_refused(
+    world: World, bot: DemoBot
+) -> None:
+    """Discord creates a component interaction only for a component of the clicked message:
+    a forged custom_id gets 400 50035 COMPONENT_VALIDATION_FAILED and never reaches the bot;
+    the same request with the message's own custom_id is delivered."""
+    msg = (await world.ana.slash(world.table, "demo echo", text="la")).message
+    assert msg is not None
+    before = len(world.fake.interactions)
+    for custom_id, kind in (("forged", 2), ("count", 3), ("lama:v2:act:1:1:quit", 2)):
+        with pytest.raises(ComponentRefused) as refused:
+            await world.fake.driver.component(world.ben, msg, custom_id, kind)
+        error = refused.value.error
+        assert (error.status, error.code) == (400, 50035)
+        assert error.errors == {"data": {"_errors": [
+            {"code": "COMPONENT_VALIDATION_FAILED", "message": "Component validation failed"}]}}
+    assert len(world.fake.interactions) == before and bot.clicks == []
+    fixed = await world.fake.driver.component(world.ben, msg, "count", 2)
+    assert fixed.type == 7 and msg.content == "count: 1" and bot.clicks == [world.ben.id]
+
+
+@pytest.mark.parametrize("world", [0.4], indirect=True)
+async def test_the_component_check_can_be_turned_off(world: World, bot: DemoBot) -> None:
+    """``fake.check_components = False``: a forged click reaches the bot, as it would from a
+    Discord that let it through (for the bot's own check)."""
+    hand = (await world.ana.slash(world.table, "demo hand")).message
+    assert hand is not None
+    world.fake.check_components = False
+    before = len(world.fake.interactions)
+    with pytest.raises(FakeDiscordError, match="did not answer"):  # nothing there answers it
+        await world.fake.driver.component(world.ana, hand, "count")
+    assert len(world.fake.interactions) == before + 1 and bot.clicks == []
+    world.fake.failures.clear()
+
+
 async def test_user_option_locale_and_permissions(world: World, bot: DemoBot) -> None:
     reply = await world.mod.slash(world.table, "demo greet", who=world.ben)
     assert reply.message is not None
@@ -380,6 +424,24 @@ async def test_defer_then_edit(world: World, bot: DemoBot) -> None:
     msg = await reply.wait_edit()
     assert msg.content == "done thinking" and not msg.loading
     assert world.table.messages == [msg]
+
+
+async def test_a_public_deferral_is_filled_by_its_first_followup_whatever_its_flags(
+    world: World, bot: DemoBot
+) -> None:
+    """As Discord does: an ephemeral followup to a public "thinking…" shows publicly; once the
+    placeholder is deleted, an ephemeral followup is a new message its user alone sees."""
+    reply = await world.ana.slash(world.table, "demo private", withdraw=False)
+    await wait(bot.done)
+    shown = await reply.followup(0)
+    assert shown is reply.message and not shown.ephemeral and shown.content == "for you alone"
+    assert world.table.messages == [shown]
+    bot.done.clear()
+    reply = await world.ben.slash(world.table, "demo private", withdraw=True)
+    await wait(bot.done)
+    private = await reply.followup(0)
+    assert private.ephemeral and reply.message is not None and reply.message.deleted
+    assert world.ben.ephemerals == [private] and world.table.messages == [shown]
 
 
 async def test_followups_send_edit_delete(world: World, bot: DemoBot) -> None:

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.pictures import dice_picture, emoji_picture, hand_picture
-from bot.pictures.chart import SEAT_RGB, ratings_chart, totals_chart
+from bot.pictures.chart import (
+    RATINGS,
+    SEAT_RGB,
+    TOTALS,
+    Style,
+    ratings_chart,
+    shown_ticks,
+    totals_chart,
+)
 from bot.pictures.compose import GAP
 from bot.pictures.faces import CARD_H, CARD_W, DIE, GOLD, LLAMA_BG, PAPER, VALUE_RGB
 from game import Card
@@ -21,10 +31,17 @@ def load(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data)).convert("RGBA")
 
 
+def pixels(image: Image.Image) -> Sequence[Any]:
+    """Every pixel, row by row: ``get_flattened_data`` where Pillow has it (12.1 on), since
+    ``getdata`` is deprecated there; ``getdata`` on the older Pillows pyproject allows."""
+    flattened = getattr(image, "get_flattened_data", None)
+    return flattened() if flattened is not None else image.getdata()
+
+
 def dominant(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
     """The most common opaque colour in ``box``."""
-    pixels = Counter(p[:3] for p in image.crop(box).getdata() if p[3] == 255)
-    return pixels.most_common(1)[0][0]
+    counts = Counter(p[:3] for p in pixels(image.crop(box)) if p[3] == 255)
+    return counts.most_common(1)[0][0]
 
 
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
@@ -68,7 +85,7 @@ def test_symbols_are_drawn_in_the_corner(token: str) -> None:
     marked = load(hand_picture([Card.parse(token)]))
     plain = load(hand_picture([Card.parse(token[0])]))
     corner = (CARD_W - 34, 6, CARD_W - 6, 34)
-    assert list(marked.crop(corner).getdata()) != list(plain.crop(corner).getdata())
+    assert list(pixels(marked.crop(corner))) != list(pixels(plain.crop(corner)))
     assert close(dominant(plain, corner), VALUE_RGB[int(token[0])], tolerance=6)
 
 
@@ -129,7 +146,7 @@ def test_the_chart_draws_each_seat_in_its_colour_and_refuses_ragged_totals() -> 
     totals = [[5, 12, 20], [3, 9, 15], [10, 11, 25]]
     image = load(totals_chart(totals, target=40, winners=[1]))
     assert image.size == (512, 288)
-    colours = Counter(p[:3] for p in image.getdata())
+    colours = Counter(p[:3] for p in pixels(image))
     for seat in range(3):
         rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
         assert colours[rgb] > 40, seat
@@ -142,7 +159,7 @@ def test_a_chart_after_another_draws_only_its_own_lines() -> None:
     """Charts reuse a figure per thread: nothing of the last chart may stay on it."""
     def seat_pixels(image: Image.Image, seat: int) -> int:
         rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
-        return sum(1 for p in image.getdata() if close(p[:3], rgb, tolerance=4))
+        return sum(1 for p in pixels(image) if close(p[:3], rgb, tolerance=4))
 
     four = load(totals_chart([[5, 9], [3, 7], [8, 20], [1, 30]], target=25, winners=[3]))
     two = load(totals_chart([[2, 4, 6], [1, 2, 3]]))
@@ -156,7 +173,7 @@ def test_the_ratings_chart_reuses_its_figure_without_the_last_charts_lines() -> 
     a chart after another (and after a totals chart) shows only its own rule sets."""
     def seat_pixels(image: Image.Image, seat: int) -> int:
         rgb = tuple(int(SEAT_RGB[seat][i:i + 2], 16) for i in (1, 3, 5))
-        return sum(1 for p in image.getdata() if close(p[:3], rgb, tolerance=4))
+        return sum(1 for p in pixels(image) if close(p[:3], rgb, tolerance=4))
 
     three = load(ratings_chart([(0, [(1, 2.0, True), (4, 5.5, False)]),
                                 (1, [(2, -1.0, False), (3, 0.5, True)]),
@@ -169,6 +186,27 @@ def test_the_ratings_chart_reuses_its_figure_without_the_last_charts_lines() -> 
     assert seat_pixels(one, 0) == 0 and seat_pixels(one, 2) == 0 and seat_pixels(one, 3) == 0
     with pytest.raises(ValueError, match="no game"):
         ratings_chart([(0, [])])
+
+
+@pytest.mark.parametrize(("draw", "style", "games"), [
+    (lambda: ratings_chart([(0, [(1, -0.4, False)])]), RATINGS, [1.0]),  # one game
+    (lambda: ratings_chart([(0, [(1, 5.3, True)]), (1, [(2, 5.35, False)])]), RATINGS,
+     [1.0, 2.0]),
+    (lambda: ratings_chart([(2, [(x, x / 7, x % 3 == 0) for x in range(1, 21)])]), RATINGS,
+     None),
+    (lambda: totals_chart([[0], [0]]), TOTALS, [0.0, 1.0]),  # one round, nobody scored
+    (lambda: totals_chart([[5, 9], [3, 7], [8, 20], [1, 30]], target=25), TOTALS, None),
+])
+def test_chart_ticks_are_whole_numbers(draw: Callable[[], bytes], style: Style,
+                                       games: list[float] | None) -> None:
+    """Games, rounds and points are counted in whole numbers (the one-game stats chart had
+    x ticks 0.5, 0.6 … 1.5), with at least one tick on each axis."""
+    draw()
+    xs, ys = shown_ticks(style)
+    assert xs and ys, (xs, ys)
+    assert all(t == int(t) for t in xs + ys), (xs, ys)
+    if games is not None:
+        assert xs == games
 
 
 def test_the_hand_png_written_here_decodes_to_what_pillow_would_write() -> None:
@@ -210,7 +248,7 @@ def test_the_shipped_palette_holds_every_face_colour() -> None:
         shown = tiles.tile(face).convert("RGB")
         errors.append(max(ImageStat.Stat(ImageChops.difference(drawn, shown), mask=alpha).mean))
         assert errors[-1] < 8, errors[-1]  # soft edges move a little; a missing colour, far
-        counts = Counter(zip(drawn.getdata(), shown.getdata(), alpha.getdata(), strict=True))
+        counts = Counter(zip(pixels(drawn), pixels(shown), pixels(alpha), strict=True))
         (colour, as_shown, _), _ = max(((k, n) for k, n in counts.items() if k[2] == 255),
                                        key=lambda kn: kn[1])
         assert close(colour, as_shown, tolerance=6), (colour, as_shown)

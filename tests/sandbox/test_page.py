@@ -1,7 +1,7 @@
 """The sandbox's page in a real headless Chromium: a whole game played by clicking in it.
 
-Screenshots of the lobby, a hand and the end go to ``$LAMA_SCREENSHOTS`` (the README's come
-from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
+Screenshots of the lobby, a hand and the end go to ``$LAMA_SCREENSHOTS`` (the README's and the
+docs' come from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
 """
 
 from __future__ import annotations
@@ -130,6 +130,10 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     play_as(page, "ana")
     page.locator("#slash").fill("/lama st")
     expect(page.locator("#suggestions li").first).to_contain_text("/lama start")
+    page.locator("#slash").fill("/lama start variant:cla")
+    choice = page.locator("#suggestions li")
+    expect(choice).to_have_count(1)
+    expect(choice).to_have_text("classic")  # named once, not "classic classic"
     slash(page, "/lama start variant:classic target:1")
     lobby = last(page, 'article:has(button[data-custom-id$=":join"])')
     expect(lobby).to_contain_text("ana used /lama start")

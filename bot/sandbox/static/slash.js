@@ -45,7 +45,9 @@ function suggestions(text) {
   if (def.choices) {
     return def.choices.filter((c) => String(c.value).toLowerCase().startsWith(typed)
         || c.name.toLowerCase().startsWith(typed))
-      .map((c) => ({ label: c.name, detail: String(c.value),
+      // the value beside the name only when it says more (not "classic classic")
+      .map((c) => ({ label: c.name,
+        detail: String(c.value).toLowerCase() === c.name.toLowerCase() ? "" : String(c.value),
         text: `${before}${def.name}:${c.value} `, enter: true }));
   }
   if (def.type === 6) {

@@ -1,10 +1,18 @@
-"""The requests made with every move, without parsing the answers nobody reads.
+"""The one module that reaches into discord.py's internals: the requests made with every move,
+without parsing the answers nobody reads.
 
 discord.py turns each answer Discord sends back into a ``Message`` (author, embeds,
 components, mentions...). For the messages lama edits with every move (the clicked hand,
 the hands that follow the game, the table) nothing reads that answer; building it was a
 large share of a move's cost. These send exactly what discord.py's own methods send (same
 parameters, same routes, same rate-limit handling) and return nothing.
+
+What they use that discord.py does not document: ``Interaction._state`` and ``._session``,
+``InteractionResponse._response_type``, ``discord.webhook.async_.async_context`` and
+``interaction_message_response_params``, ``discord.http.handle_message_parameters``.
+tests/test_discord_compat.py fails, naming discord.py's version and the pin in
+pyproject.toml, when any of them changes. Everything else (clicks included: bot/clicks.py)
+goes through discord.py's public API.
 """
 
 from __future__ import annotations

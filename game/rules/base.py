@@ -1,0 +1,364 @@
+"""The rule-set interface: what every rule set is, and the mechanics they share.
+
+A rule set is one module under ``game/rules/`` that registers a
+:class:`RuleSet` subclass instance (:mod:`game.rules.registry`); nothing outside this
+package branches on a variant's name. The base class holds the mechanics every rule set
+shares (seats, turn order, chips, round scoring), each citing docs/rules.md. The
+:class:`Chance` a fast game passes to ``step`` is defined here too, so the rule sets and
+the engine (:mod:`game.fast`) both import it from below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, Protocol
+
+from game.actions import Action, ActionType
+from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
+from game.errors import IllegalAction, MalformedRecord
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
+from game.state import Phase, RoundChance, State
+
+HAND_SIZE = 6
+WHITE_POINTS = 1
+BLACK_POINTS = 10
+"""A black chip is worth ten white ones; ten whites are exchanged for one black."""
+LLAMA_POINTS = BLACK_POINTS
+"""Any llamas left in hand score this once (one black chip), however many there are."""
+CHIP_POINTS: dict[str | None, int] = {"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}
+"""What returning a chip of each colour (or nothing) takes off a score."""
+
+
+class _Unkept(list):  # type: ignore[type-arg]
+    """An event list that keeps nothing: the fast path (``step``) reuses hooks that report."""
+
+    def append(self, item: object) -> None:
+        pass
+
+    def extend(self, items: object) -> None:
+        pass
+
+
+UNKEPT: list[Event] = _Unkept()
+"""Pass as ``events`` where nobody will read them (the fast simulation path)."""
+
+
+class RuleSet:
+    """One rule set. Subclasses fill in the class attributes and the hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    option_defaults: ClassVar[Mapping[str, int]] = {"target": 40}
+    action_types: ClassVar[frozenset[ActionType]]
+    uses_draw_pile: ClassVar[bool] = True
+    uses_magic: ClassVar[bool] = False
+    uses_row: ClassVar[bool] = False
+    uses_chips: ClassVar[bool] = True
+    lower_score_wins: ClassVar[bool] = True
+    """Whether the fewest points win (the chip games) or the most (the tutorial)."""
+
+    # ---- data -----------------------------------------------------------
+    def deck(self) -> tuple[Card, ...]:
+        """The multiset dealt each round (dice: the player deck)."""
+        raise NotImplementedError
+
+    def card_tokens(self) -> frozenset[str]:
+        """Every token this rule set's deck (or row) has."""
+        cached: frozenset[str] | None = self.__dict__.get("_tokens")
+        if cached is None:
+            cached = frozenset(c.token for c in self.deck())
+            self.__dict__["_tokens"] = cached
+        return cached
+
+    def validate_options(self, options: Mapping[str, object] | None) -> dict[str, int]:
+        """docs/record.md fine point 5: known keys only, integers ≥ 1."""
+        result = dict(self.option_defaults)
+        for key, value in (options or {}).items():
+            if key not in self.option_defaults:
+                raise MalformedRecord(f"unknown option {key!r} for {self.name}")
+            if type(value) is not int or value < 1:
+                raise MalformedRecord(f"option {key!r} must be an integer ≥ 1, not {value!r}")
+            result[key] = value
+        return result
+
+    # ---- game and round -------------------------------------------------
+    def setup_game(self, state: State, options: Mapping[str, int]) -> None:
+        """Anything a game starts with before round 1."""
+
+    def first_player(self, state: State) -> int:
+        """docs/rules.md §1: round 1 the first seat, later whoever ended the last round."""
+        return 0 if state.ender is None else state.ender
+
+    def start_round(self, state: State, chance: RoundChance) -> list[Event]:
+        """Deal round ``state.round_no`` from ``chance`` (see :meth:`deal`); its event."""
+        self.deal(state, chance.deck)
+        top = state.top
+        return [shared(EventKind.ROUND_STARTED, state.to_act, None if top is None else top.token)]
+
+    def deal(self, state: State, deck: Sequence[Card]) -> None:
+        """docs/record.md: deal one at a time from the first player, then turn up a card.
+
+        ``deck`` is the round's deck, top first; the fast path calls this directly."""
+        first = self.first_player(state)
+        n = state.players
+        dealt = HAND_SIZE * n
+        hands = state.hands
+        for seat in range(n):  # one card at a time from ``first``: every n-th card is a seat's
+            hands[seat] = list(deck[(seat - first) % n : dealt : n])
+        state.quit[:] = [False] * n  # in place: a caller may hold the list
+        state.top = deck[dealt]
+        rest = list(deck[dealt + 1 :])
+        rest.reverse()
+        state.draw_pile = rest
+        self._begin_turns(state, first)
+
+    def _begin_turns(self, state: State, first: int) -> None:
+        state.phase = Phase.PLAY
+        state.to_act = first
+        state.round_over = False
+        state.ender = None
+        state.emptied = False
+
+    def needs_chance(self, state: State, action: Action) -> bool:
+        """Whether ``action`` consumes a chance outcome (a dice roll)."""
+        return False
+
+    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
+        """A roll drawn from the seed (only rule sets with dice have one)."""
+        raise NotImplementedError(f"{self.name} has no dice")
+
+    def legal_actions(self, state: State) -> list[Action]:
+        raise NotImplementedError
+
+    def fast_listing(self) -> Callable[[State], list[Action]]:
+        """The listing the fast path (``game.fast``) calls: ``legal_actions``, unless the
+        rule set has a leaner one giving the same actions in the same order (tests play
+        thousands of games on both to show it)."""
+        return self.legal_actions
+
+    def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
+        """Carry out a legal ``action`` by ``state.to_act``."""
+        raise NotImplementedError
+
+    def step(self, state: State, action: Action, chance: Chance) -> None:
+        """``apply`` for the fast path (``game.fast``): the same change, no events kept.
+
+        Chance comes from ``chance`` (a dice roll); tests check it against ``apply``.
+        """
+        raise NotImplementedError
+
+    def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
+        """A roll drawn with ``random`` (a ``random.Random().random``; rule sets with dice)."""
+        raise NotImplementedError(f"{self.name} has no dice")
+
+    def explain(self, state: State, action: Action) -> str:
+        """Why ``action`` is not legal now (for the error message)."""
+        if action.type not in self.action_types:
+            return f"{action.type.value} is not an action of {self.name}"
+        return "the rules do not allow it now"
+
+    def score_round(self, state: State, report: bool = True) -> list[Event]:
+        """docs/rules.md §1 scoring, with chips; returns the events it causes.
+
+        With ``report`` the round-over event carries each seat's breakdown (its items add
+        up to the seat's score change); the fast path (``game.fast``) passes ``False``:
+        the same chips, no events.
+        """
+        events: list[Event] = []
+        n = state.players
+        points = [0] * n
+        items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
+        emptied = state.ender if state.emptied else None
+        hands = state.hands
+        for seat in range(n):
+            if seat == emptied:
+                colour = return_chip(state, seat)
+                points[seat] = -CHIP_POINTS[colour]
+                if report:
+                    events.append(shared(EventKind.RETURNED_CHIP, seat, colour))
+                    items[seat].append(RETURNED_ITEMS[colour])
+            else:
+                hand = hands[seat]
+                numbers, llama = hand_points(hand)
+                gain_white(state, seat, numbers)
+                if llama:
+                    state.black[seat] += 1
+                points[seat] = numbers + LLAMA_POINTS * llama
+                if report:
+                    items[seat] = counted_values(hand)  # a fresh list of its own
+        self.score_extras(state, points, items if report else None)
+        for seat in range(n):
+            state.round_points[seat].append(points[seat])
+        if report:
+            tiles = self.uses_row  # (positional: a frozen dataclass is slow to build)
+            scores = tuple([SeatScore(s, tuple(items[s]), tiles) for s in range(n)])
+            events.append(Event(EventKind.ROUND_OVER, points=tuple(points), scores=scores))
+        return events
+
+    def score_extras(
+        self, state: State, points: list[int], items: list[list[ScoreItem]] | None
+    ) -> None:
+        """Rule-set additions to a round's scoring (the Kadabra token), before the totals
+        are kept: add to ``points`` and, unless ``None``, to each seat's ``items``."""
+
+    def is_over(self, state: State, options: Mapping[str, int]) -> bool:
+        """docs/rules.md §1 game end: someone reached the target."""
+        target = options["target"]
+        return any(state.score(s) >= target for s in range(state.players))
+
+    def winners(self, state: State) -> tuple[int, ...]:
+        """Fewest points wins; ties share."""
+        scores = [state.score(s) for s in range(state.players)]
+        best = min(scores)
+        return tuple(s for s in range(state.players) if scores[s] == best)
+
+    def refuse(self, state: State, action: Action, what: str | None = None) -> IllegalAction:
+        """The error for an action that is not legal now (``what`` names it for people)."""
+        return IllegalAction(f"{what or action} is not allowed: {self.explain(state, action)}")
+
+
+class Chance(Protocol):
+    """Where a fast game's decks, draws and dice rolls come from (``game.fast`` passes one
+    to :meth:`RuleSet.step`)."""
+
+    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> Sequence[Card]:
+        """Round ``round_no``'s deck, top first (as ``RoundChance.deck``).
+
+        The first ``dealt`` cards (hands and the turned-up card) are dealt from it at
+        once; the rest become the draw pile, which goes through :meth:`pile`.
+        """
+        ...
+
+    def pile(self, cards: list[Card]) -> list[Card]:
+        """The draw pile to play with, made of ``cards`` (its ``pop()`` draws)."""
+        ...
+
+    def roll(self, rule_set: RuleSet, round_no: int, index: int) -> tuple[Card, Card, Card]:
+        """Roll number ``index`` (0-based) of round ``round_no``."""
+        ...
+
+
+# ---- shared mechanics ----------------------------------------------------
+
+
+RETURNED_ITEMS: dict[str | None, ScoreItem] = {
+    colour: ScoreItem(ScoreKind.RETURNED, -points, chip=colour)
+    for colour, points in CHIP_POINTS.items()
+}
+"""The item of an emptied hand's returned chip, per colour (``None``: nothing to return)."""
+
+_SCORE_ITEMS: dict[tuple[int, tuple[str, ...]], ScoreItem] = {}
+"""Score items are immutable values, made once each and shared (building thousands of frozen
+dataclasses made replaying a long record twice as slow). Keys are a value (``LLAMA`` for the
+llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred."""
+
+
+_COUNTED: dict[tuple[Card, ...], tuple[ScoreItem, ...]] = {}
+"""A sorted hand's items, kept for the next hand of the same cards (in classic most
+round-end hands were seen before); emptied when it holds ``_COUNTED_MAX``."""
+_COUNTED_MAX = 4096
+
+
+def counted_values(hand: list[Card]) -> list[ScoreItem]:
+    """docs/rules.md §1 scoring, item by item: each distinct number once (a double counts
+    both of its values), then the llamas together; each with the cards that show it."""
+    cards = tuple(sort_cards(hand))
+    counted = _COUNTED.get(cards)
+    if counted is None:
+        if len(_COUNTED) >= _COUNTED_MAX:
+            _COUNTED.clear()
+        counted = _COUNTED[cards] = tuple(_count_values(cards))
+    return list(counted)
+
+
+def _count_values(cards: tuple[Card, ...]) -> list[ScoreItem]:
+    """``counted_values`` of sorted ``cards``, worked out."""
+    showing: dict[int, list[str]] = {}
+    llamas: list[str] = []
+    for card in cards:
+        for v in card.numbers:
+            if v in showing:
+                showing[v].append(card.token)
+            else:
+                showing[v] = [card.token]
+        if card.has_llama:
+            llamas.append(card.token)
+    items = [_score_item(v, tuple(showing[v])) for v in sorted(showing)]
+    if llamas:
+        items.append(_score_item(LLAMA, tuple(llamas)))
+    return items
+
+
+def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
+    """The shared item counting ``value`` (or the llamas) once, shown by ``cards``."""
+    key = (value, cards)
+    item = _SCORE_ITEMS.get(key)
+    if item is None:
+        if value == LLAMA:
+            item = ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=cards)
+        else:
+            item = ScoreItem(ScoreKind.VALUE, value, value=value_token(value), cards=cards)
+        _SCORE_ITEMS[key] = item
+    return item
+
+
+def next_active(state: State, seat: int) -> int | None:
+    """docs/rules.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
+    n = state.players
+    quit_ = state.quit
+    candidate = seat + 1 if seat + 1 < n else 0  # the usual answer, first (every turn asks)
+    if not quit_[candidate]:
+        return candidate
+    for step in range(2, n + 1):
+        candidate = (seat + step) % n
+        if not quit_[candidate]:
+            return candidate
+    return None
+
+
+def others_in(state: State, seat: int) -> bool:
+    """Whether any other player is still in the round (has not quit)."""
+    quit_ = state.quit
+    return quit_.count(False) > (0 if quit_[seat] else 1)
+
+
+def end_round(state: State, ender: int, emptied: bool = False) -> None:
+    """docs/rules.md §5.3: the round is over; ``ender`` starts the next one."""
+    state.round_over = True
+    state.ender = ender
+    state.emptied = emptied
+    state.to_act = None
+
+
+def gain_white(state: State, seat: int, amount: int) -> None:
+    """docs/rules.md §5.5: pay white chips, then exchange 10 white for 1 black."""
+    total = state.white[seat] + amount
+    state.black[seat] += total // BLACK_POINTS
+    state.white[seat] = total % BLACK_POINTS
+
+
+def return_chip(state: State, seat: int) -> str | None:
+    """Return one chip to the supply: black if any, else white, else nothing."""
+    if state.black[seat]:
+        state.black[seat] -= 1
+        return "black"
+    if state.white[seat]:
+        state.white[seat] -= 1
+        return "white"
+    return None
+
+
+def quit_round(state: State, seat: int) -> list[Event]:
+    """docs/rules.md §1 quit: no more turns this round; the last to quit ends it."""
+    leave_round(state, seat)
+    return [shared(EventKind.QUIT, seat)]
+
+
+def leave_round(state: State, seat: int) -> None:
+    """``quit_round`` without its event (the fast path)."""
+    state.quit[seat] = True
+    following = next_active(state, seat)
+    if following is None:
+        end_round(state, seat)
+    else:
+        state.to_act = following
