@@ -11,9 +11,12 @@ long record. Prints numbers and asserts nothing. One core, one process::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from game.rules import names as variant_names
 
 PLAYERS = 4
 LONG_RECORD = 500
+ROOT = Path(__file__).resolve().parents[1]
+SIDE = Path(__file__).resolve().with_name("engine_side.py")
 
 
 def whole_games(variant: str, games: int, first: int = 0) -> tuple[int, float]:
@@ -106,6 +111,105 @@ def compare(variant: str, games: int, chunks: int) -> tuple[float, float, float,
     return full_games, full_rate, fast_games_rate, fast_rate, statistics.median(ratios)
 
 
+def unpack(rev: str, into: Path) -> Path:
+    """Commit ``rev``'s ``game/`` unpacked under ``into`` (a tree ``engine_side.py`` imports)."""
+    tree = into / rev.replace("/", "_")
+    tree.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "game"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+class Side:
+    """A process playing one tree's full engine on request (``benchmarks/engine_side.py``)."""
+
+    def __init__(self, name: str, tree: Path) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, str(SIDE), str(tree)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+
+    def run(self, variant: str, games: int, first: int) -> tuple[int, float]:
+        """Games ``first`` … ``first + games - 1``: (actions, CPU seconds)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{variant} {games} {first}\n")
+        self.process.stdin.flush()
+        result = json.loads(self.process.stdout.readline())
+        return result["actions"], result["seconds"]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def against(revs: list[str], variants: list[str], games: int, runs: int) -> None:
+    """This checkout's full engine against each of ``revs``', interleaved, in one run."""
+    print(f"full engine, {PLAYERS}-player games between random AIs: {runs} interleaved runs"
+          f" of {games} games per side (each run other games, the same on every side)")
+    print(f"load average (1, 5, 15 min): {load_average()}")
+    with tempfile.TemporaryDirectory(prefix="lama-engine-") as temp:
+        trees = [("this tree", ROOT)] + [(rev, unpack(rev, Path(temp))) for rev in revs]
+        sides = [Side(name, tree) for name, tree in trees]
+        try:
+            for variant in variants:
+                rates: dict[str, list[float]] = {side.name: [] for side in sides}
+                different = 0
+                for run in range(runs):
+                    turn = run % len(sides)  # who goes first changes from run to run
+                    counts = set()
+                    for side in sides[turn:] + sides[:turn]:
+                        actions, seconds = side.run(variant, games, run * games)
+                        counts.add(actions)
+                        rates[side.name].append(actions / seconds)
+                    different += len(counts) > 1
+                print(f"{variant}: " + ("the same actions on every side in every run"
+                      if not different else f"WARNING: {different} runs differ in actions"))
+                mine = rates["this tree"]
+                for name, values in rates.items():
+                    line = f"  {name:>10}: median {statistics.median(values):8.0f} act/s"
+                    if name != "this tree":
+                        ratios = [a / b for a, b in zip(mine, values, strict=True)]
+                        quartiles = statistics.quantiles(ratios, n=4) if runs > 1 else ratios * 3
+                        line += (f"  this tree / {name}: {statistics.median(ratios):.3f}"
+                                 f" (median of the runs' ratios; quartiles"
+                                 f" {quartiles[0]:.3f}–{quartiles[2]:.3f})")
+                    print(line)
+        finally:
+            for side in sides:
+                side.close()
+    print(f"load average at the end: {load_average()}")
+
+
+def simulate_paths(variant: str, games: int, chunks: int) -> None:
+    """``simulate --ai random``'s two paths (``play_one``: full engine; ``play_one_fast``),
+    the same seeded games, in ``chunks`` interleaved pairs; the median pair's speed-up."""
+    from game.cli.simulate import play_one, play_one_fast
+
+    size = max(1, games // chunks)
+    ais = ["random"] * PLAYERS
+    ratios, full_rates, fast_rates = [], [], []
+    for chunk in range(chunks):
+        indices = range(chunk * size, (chunk + 1) * size)
+        started = time.process_time()
+        actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
+        middle = time.process_time()
+        fast_actions = sum(play_one_fast(variant, ais, {}, "sim", i)[2] for i in indices)
+        done = time.process_time()
+        if fast_actions != actions:
+            raise SystemExit(f"{variant}: the paths played different games")
+        full_rates.append(actions / (middle - started))
+        fast_rates.append(actions / (done - middle))
+        ratios.append(fast_rates[-1] / full_rates[-1])
+    print(f"simulate {variant:>9}: full {statistics.median(full_rates):8.0f} act/s, fast"
+          f" {statistics.median(fast_rates):8.0f} act/s (medians), fast/full"
+          f" {statistics.median(ratios):.2f}x (median of {chunks} pairs;"
+          f" {min(ratios):.2f}–{max(ratios):.2f})")
+
+
 def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -116,7 +220,28 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=20, help="interleaved pairs of runs")
     parser.add_argument("--replays", type=int, default=20, help="replays of each long record")
     parser.add_argument("--variant", action="append", help="only this rule set (repeatable)")
+    parser.add_argument(
+        "--against", action="append", metavar="REV",
+        help="compare this tree's full engine with commit REV's instead (repeatable)",
+    )
+    parser.add_argument("--runs", type=int, default=15, help="--against: interleaved runs")
+    parser.add_argument(
+        "--side-games", type=int, default=200, help="--against: games per side and run"
+    )
+    parser.add_argument(
+        "--simulate", action="store_true",
+        help="compare simulate --ai random's full-engine and fast paths instead",
+    )
     args = parser.parse_args()
+    if args.simulate:
+        print(f"load average (1, 5, 15 min): {load_average()}")
+        for variant in args.variant or variant_names():
+            simulate_paths(variant, args.games, args.chunks)
+        print(f"load average at the end: {load_average()}")
+        return
+    if args.against:
+        against(args.against, args.variant or ["classic", "kadabra"], args.side_games, args.runs)
+        return
     print(f"{PLAYERS}-player games between random AIs, {args.games} per rule set and path,"
           f" in {args.chunks} interleaved pairs; one core")
     print(f"load average (1, 5, 15 min): {load_average()}")

@@ -96,6 +96,28 @@ class Event:
         return self.private_to is None or self.private_to == seat
 
 
+_SHARED: dict[tuple[int, int | None, str | None, int | None, int | None], Event] = {}
+"""Events are immutable values: the common ones are made once each and shared (building a
+frozen dataclass of ten fields cost more than the action it reports). Keys are a kind (by
+identity: members live as long as the process), a seat, a card token or chip colour,
+another seat and a viewer: a few thousand at most."""
+
+
+def shared(
+    kind: EventKind,
+    seat: int | None = None,
+    card: str | None = None,
+    other: int | None = None,
+    private_to: int | None = None,
+) -> Event:
+    """``Event(kind, seat=seat, card=card, other=other, private_to=private_to)``, made once."""
+    key = (id(kind), seat, card, other, private_to)  # (an Enum's hash is Python code)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = Event(kind, seat=seat, card=card, other=other, private_to=private_to)
+    return event
+
+
 def visible_to(events: list[Event], seat: int | None) -> list[Event]:
     """The events of ``events`` that ``seat`` may see."""
     return [e for e in events if e.visible_to(seat)]

@@ -101,14 +101,25 @@ class Game:
         Raises a :class:`~game.errors.RulesError` subclass, changing nothing,
         if the action is refused.
         """
-        self.check(seat, action)
         state = self.state
+        rules = self.rules
+        legal = self._legal
+        # The common case first: the player to act takes one of the listed actions (the very
+        # object listed, as AIs and buttons do), which ``check`` would let through unless it
+        # needs a roll. Anything else goes through ``check`` for its error, in its order.
+        needs = rules.needs_chance(state, action)
+        if needs or legal is None or seat != state.to_act:
+            self.check(seat, action)
+        else:
+            for listed in legal:  # by identity (comparing dataclasses field by field is slow)
+                if listed is action:
+                    break
+            else:
+                self.check(seat, action)  # an equal action not listed as such, or an error
         chance = self.chance[state.round_no - 1]
-        if self.rules.needs_chance(state, action) and state.rolls_used >= len(chance.rolls):
-            chance.rolls.append(
-                self.rules.random_roll(self._seed(), state.round_no, state.rolls_used)
-            )
-        events = self.rules.apply(state, action, chance)
+        if needs and state.rolls_used >= len(chance.rolls):
+            chance.rolls.append(rules.random_roll(self._seed(), state.round_no, state.rolls_used))
+        events = rules.apply(state, action, chance)
         self.history.append((seat, action))
         self._legal = None
         if state.round_over:
@@ -205,3 +216,4 @@ class Game:
         other._legal = None
         other.opening_events = []
         return other
+

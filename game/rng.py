@@ -21,10 +21,31 @@ def _rng(seed: int | str, *where: object) -> random.Random:
 
 
 def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T, ...]:
-    """The deck of round ``round_no``, shuffled."""
+    """The deck of round ``round_no``, shuffled.
+
+    Exactly ``Random.shuffle`` (CPython 3.11–3.13: Fisher–Yates from the end, each index
+    drawn by ``_randbelow``'s rejection sampling on ``getrandbits``), written out here:
+    every deal of every game draws one, and calling ``_randbelow`` once per card was most
+    of the deal's cost. tests/game/test_rng.py checks it against ``Random.shuffle``.
+    """
     cards = list(deck)
-    _rng(seed, "deck", round_no).shuffle(cards)
+    steps = _STEPS.get(len(cards))
+    if steps is None:
+        steps = _STEPS[len(cards)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
+        )
+    getrandbits = _rng(seed, "deck", round_no).getrandbits
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
+
+
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per deck size, the shuffle's steps: the place filled, how many cards it draws from, and
+the bits drawn for that (one entry per rule set's deck)."""
 
 
 def roll(seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]) -> tuple[T, ...]:

@@ -18,6 +18,7 @@ from game.errors import MalformedRecord
 from game.game import Game
 from game.heap import FULL_COLLECTION_EVERY as FULL_COLLECTION_EVERY
 from game.heap import settle_heap as settle_heap  # (searching processes, once set up)
+from game.state import Phase
 from game.views import player_view
 
 __all__ = [
@@ -43,15 +44,17 @@ def play_out(game: Game, players: Sequence[Player]) -> int:
     """
     fast = [getattr(player, "choose_legal", None) for player in players]
     actions = 0
-    while not game.finished:
-        seat = game.to_act
+    state = game.state  # (``game.finished`` and ``game.to_act`` read it: every action asks)
+    legal_actions, apply = game.legal_actions, game.apply
+    while state.phase is not Phase.FINISHED:
+        seat = state.to_act
         if seat is None:  # a game without a seed waits for a deck: nothing to decide
             raise MalformedRecord("play_out needs a seeded game (it is waiting for a deal)")
         choose_legal = fast[seat]
         if choose_legal is not None:
-            action = choose_legal(game.legal_actions())
+            action = choose_legal(legal_actions())
         else:
             action = players[seat].choose(player_view(game, seat))
-        game.apply(seat, action)
+        apply(seat, action)
         actions += 1
     return actions

@@ -16,7 +16,7 @@ from typing import ClassVar, Protocol
 from game.actions import Action, ActionType
 from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
-from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.state import Phase, RoundChance, State
 
 HAND_SIZE = 6
@@ -93,8 +93,7 @@ class RuleSet:
         """Deal round ``state.round_no`` from ``chance`` (see :meth:`deal`); its event."""
         self.deal(state, chance.deck)
         top = state.top
-        return [Event(EventKind.ROUND_STARTED, seat=state.to_act,
-                      card=None if top is None else top.token)]
+        return [shared(EventKind.ROUND_STARTED, state.to_act, None if top is None else top.token)]
 
     def deal(self, state: State, deck: Sequence[Card]) -> None:
         """docs/record.md: deal one at a time from the first player, then turn up a card.
@@ -169,27 +168,30 @@ class RuleSet:
         n = state.players
         points = [0] * n
         items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
+        emptied = state.ender if state.emptied else None
+        hands = state.hands
         for seat in range(n):
-            hand = state.hands[seat]
-            if state.emptied and seat == state.ender:
+            if seat == emptied:
                 colour = return_chip(state, seat)
                 points[seat] = -CHIP_POINTS[colour]
                 if report:
-                    events.append(Event(EventKind.RETURNED_CHIP, seat=seat, card=colour))
+                    events.append(shared(EventKind.RETURNED_CHIP, seat, colour))
                     items[seat].append(RETURNED_ITEMS[colour])
             else:
+                hand = hands[seat]
                 numbers, llama = hand_points(hand)
                 gain_white(state, seat, numbers)
                 if llama:
                     state.black[seat] += 1
                 points[seat] = numbers + LLAMA_POINTS * llama
                 if report:
-                    items[seat].extend(counted_values(hand))
+                    items[seat] = counted_values(hand)  # a fresh list of its own
         self.score_extras(state, points, items if report else None)
         for seat in range(n):
             state.round_points[seat].append(points[seat])
         if report:
-            scores = tuple(SeatScore(s, tuple(items[s]), tiles=self.uses_row) for s in range(n))
+            tiles = self.uses_row  # (positional: a frozen dataclass is slow to build)
+            scores = tuple([SeatScore(s, tuple(items[s]), tiles) for s in range(n)])
             events.append(Event(EventKind.ROUND_OVER, points=tuple(points), scores=scores))
         return events
 
@@ -251,12 +253,29 @@ dataclasses made replaying a long record twice as slow). Keys are a value (``LLA
 llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred."""
 
 
+_COUNTED: dict[tuple[Card, ...], tuple[ScoreItem, ...]] = {}
+"""A sorted hand's items, kept for the next hand of the same cards (in classic most
+round-end hands were seen before); emptied when it holds ``_COUNTED_MAX``."""
+_COUNTED_MAX = 4096
+
+
 def counted_values(hand: list[Card]) -> list[ScoreItem]:
     """docs/rules.md §1 scoring, item by item: each distinct number once (a double counts
     both of its values), then the llamas together; each with the cards that show it."""
+    cards = tuple(sort_cards(hand))
+    counted = _COUNTED.get(cards)
+    if counted is None:
+        if len(_COUNTED) >= _COUNTED_MAX:
+            _COUNTED.clear()
+        counted = _COUNTED[cards] = tuple(_count_values(cards))
+    return list(counted)
+
+
+def _count_values(cards: tuple[Card, ...]) -> list[ScoreItem]:
+    """``counted_values`` of sorted ``cards``, worked out."""
     showing: dict[int, list[str]] = {}
     llamas: list[str] = []
-    for card in sort_cards(hand):
+    for card in cards:
         for v in card.numbers:
             if v in showing:
                 showing[v].append(card.token)
@@ -287,7 +306,10 @@ def next_active(state: State, seat: int) -> int | None:
     """docs/rules.md §5.2: the next seat in order that has not quit (maybe ``seat``)."""
     n = state.players
     quit_ = state.quit
-    for step in range(1, n + 1):
+    candidate = seat + 1 if seat + 1 < n else 0  # the usual answer, first (every turn asks)
+    if not quit_[candidate]:
+        return candidate
+    for step in range(2, n + 1):
         candidate = (seat + step) % n
         if not quit_[candidate]:
             return candidate
@@ -329,7 +351,7 @@ def return_chip(state: State, seat: int) -> str | None:
 def quit_round(state: State, seat: int) -> list[Event]:
     """docs/rules.md §1 quit: no more turns this round; the last to quit ends it."""
     leave_round(state, seat)
-    return [Event(EventKind.QUIT, seat=seat)]
+    return [shared(EventKind.QUIT, seat)]
 
 
 def leave_round(state: State, seat: int) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
 from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
-from game.events import Event, EventKind, ScoreItem, ScoreKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     HAND_SIZE,
     RuleSet,
@@ -40,6 +40,10 @@ DICE: tuple[tuple[Card, ...], ...] = (
 """docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
+DECK: tuple[Card, ...] = tuple(
+    c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5)
+) + (LLAMA_CARD,) * 6
+"""The 36-tile player deck, built once (every deal asks for it)."""
 
 _DISCARDS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 """The discards of a roll and how many of each rolled face the hand holds (all they depend on;
@@ -73,8 +77,7 @@ class Dice(RuleSet):
 
     def deck(self) -> tuple[Card, ...]:
         """The 36-tile player deck: five each of 1–6 and six llamas."""
-        numbers = tuple(c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5))
-        return numbers + (LLAMA_CARD,) * 6
+        return DECK
 
     def deal(self, state: State, deck: Sequence[Card]) -> None:
         """§3 round set-up: deal 6 face up from the first player; lay the row out."""
@@ -188,7 +191,7 @@ class Dice(RuleSet):
         else:
             state.to_act = next_active(state, seat)
         if events is not None:
-            events.append(Event(EventKind.TOOK_TILE, seat=seat, card=tile.token))
+            events.append(shared(EventKind.TOOK_TILE, seat, tile.token))
 
     def _roll(
         self, state: State, seat: int, roll: tuple[Card, Card, Card], events: list[Event] | None
@@ -202,7 +205,7 @@ class Dice(RuleSet):
         if a is LLAMA_CARD and b is LLAMA_CARD and c is LLAMA_CARD:
             colour = return_chip(state, seat)
             if events is not None:
-                events.append(Event(EventKind.THREE_LLAMAS, seat=seat, card=colour))
+                events.append(shared(EventKind.THREE_LLAMAS, seat, colour))
             state.to_act = next_active(state, seat)
         elif a in hand or b in hand or c in hand:
             state.phase = Phase.RESOLVE

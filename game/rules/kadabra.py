@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
-from game.events import Event, EventKind, ScoreItem, ScoreKind
+from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     BLACK_POINTS,
     end_round,
@@ -33,7 +33,14 @@ DECK_COUNTS: dict[str, int] = {
 }
 """docs/rules.md §2 deck table: the one place a host swaps the Kadabra split."""
 
+DECK: tuple[Card, ...] = tuple(
+    Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count)
+)
+"""The deck, built once (every deal asks for it)."""
+
 PLAY_ONE = PLAY_ACTIONS[ONE]
+ONLY_SKIP: tuple[Action, ...] = (SKIP,)
+NOTHING: tuple[Action, ...] = ()
 GIFTS = tuple(play(ONE, to) for to in range(6))
 """A ``1`` given to each seat (a game has at most 6)."""
 
@@ -106,7 +113,7 @@ class Kadabra(Shedding):
     uses_magic = True
 
     def deck(self) -> tuple[Card, ...]:
-        return tuple(Card.parse(t) for t, count in DECK_COUNTS.items() for _ in range(count))
+        return DECK
 
     def setup_game(self, state: State, options: Mapping[str, int]) -> None:
         """docs/rules.md §2 game set-up: 3 white chips each; token in the supply."""
@@ -129,8 +136,8 @@ class Kadabra(Shedding):
             at = next(i for i, a in enumerate(actions) if a is PLAY_ONE)
             actions[at : at + 1] = [GIFTS[to] for to in recipients(state, seat)]
 
-    def extra_actions(self, state: State, seat: int) -> list[Action]:
-        return [SKIP] if state.token == seat else []
+    def extra_actions(self, state: State, seat: int) -> Sequence[Action]:
+        return ONLY_SKIP if state.token == seat else NOTHING
 
     def fast_listing(self) -> Callable[[State], list[Action]]:
         return self.fast_legal_actions
@@ -209,7 +216,9 @@ class Kadabra(Shedding):
 
     def before_action(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         """Fine point 11: during a show, anything but an L or a skip takes the stage."""
-        if not show_on(state) or action.type is ActionType.SKIP:
+        if state.stage_white + state.stage_black < SHOW_THRESHOLD:  # show_on, inlined
+            return
+        if action.type is ActionType.SKIP:
             return
         if action.type is ActionType.PLAY and action.card is LLAMA_CARD:
             return
@@ -224,29 +233,27 @@ class Kadabra(Shedding):
         if card is ONE and action.give_to is not None:
             given = give(state, seat, action.give_to)
             if given is not None:
-                events.append(Event(EventKind.GAVE, seat=seat, card=given, other=action.give_to))
+                events.append(shared(EventKind.GAVE, seat, given, action.give_to))
         if card is None:
             return
         if card.symbol is Symbol.STAR and state.token != seat:
-            events.append(Event(EventKind.TOOK_TOKEN, seat=seat, other=state.token))
+            events.append(shared(EventKind.TOOK_TOKEN, seat, None, state.token))
             state.token = seat
         if card is LLAMA_CARD:
             colour = stage_chip(state, seat)
             if colour is not None:
-                events.append(Event(EventKind.STAGED, seat=seat, card=colour))
+                events.append(shared(EventKind.STAGED, seat, colour))
         if card.symbol is Symbol.DRAW and state.hands[seat]:
             target = forced_draw(state, seat)
             if target is not None:
                 drawn = state.hands[target][-1]
-                events.append(Event(EventKind.FORCED_DRAW, seat=target))
-                events.append(
-                    Event(EventKind.DREW_CARD, seat=target, card=drawn.token, private_to=target)
-                )
+                events.append(shared(EventKind.FORCED_DRAW, target))
+                events.append(shared(EventKind.DREW_CARD, target, drawn.token, None, target))
 
     def apply_extra(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         if action.type is ActionType.SKIP:
             state.token = None
-            events.append(Event(EventKind.SKIPPED, seat=seat))
+            events.append(shared(EventKind.SKIPPED, seat))
             state.to_act = next_active(state, seat)
             return
         super().apply_extra(state, seat, action, events)

@@ -6,18 +6,18 @@ hooks ``before_action`` and ``after_play``; the tutorial reuses its deal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, QUIT, Action, ActionType, play
 from game.cards import ALL_CARDS, LLAMA, PLAIN_VALUES, Card, next_value
-from game.events import Event, EventKind
+from game.events import Event, EventKind, shared
 from game.rules.base import (
     UNKEPT,
     RuleSet,
     end_round,
     leave_round,
     next_active,
-    others_in,
     quit_round,
 )
 from game.state import RoundChance, State
@@ -38,6 +38,8 @@ PLAYABLE_ON: dict[Card, frozenset[Card]] = {
 
 PLAY_ACTIONS: dict[Card, Action] = {card: play(card) for card in ALL_CARDS}
 
+DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
+
 
 class Shedding(RuleSet):
     """docs/rules.md §1: L.L.A.M.A."""
@@ -45,21 +47,25 @@ class Shedding(RuleSet):
     action_types = frozenset({ActionType.PLAY, ActionType.DRAW, ActionType.QUIT})
 
     def deck(self) -> tuple[Card, ...]:
-        """56 cards: eight each of 1–6 and eight llamas."""
-        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+        """56 cards: eight each of 1–6 and eight llamas (one tuple: every deal asks)."""
+        return DECK
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act
-        if seat is None or state.top is None:
+        top = state.top
+        if seat is None or top is None:
             return []
-        playable = PLAYABLE_ON[state.top]
+        playable = PLAYABLE_ON[top]
         # dict.fromkeys: each card once, in hand order (listing is on every playout's path)
         actions = [PLAY_ACTIONS[c] for c in dict.fromkeys(state.hands[seat]) if c in playable]
-        if self.card_effects:
+        effects = self.card_effects
+        if effects:
             self.adjust_plays(state, seat, actions)
-        if state.draw_pile and others_in(state, seat):
-            actions.append(DRAW)
-        if self.card_effects:
+        if state.draw_pile:
+            quit_ = state.quit  # others_in, inlined: whether anyone else is still in
+            if quit_.count(False) > (0 if quit_[seat] else 1):
+                actions.append(DRAW)
+        if effects:
             actions.extend(self.extra_actions(state, seat))
         actions.append(QUIT)
         return actions
@@ -70,24 +76,27 @@ class Shedding(RuleSet):
     def adjust_plays(self, state: State, seat: int, actions: list[Action]) -> None:
         """Hook: change the listed plays in place (Kadabra's ``1``: one per recipient)."""
 
-    def extra_actions(self, state: State, seat: int) -> list[Action]:
-        """Actions a rule set adds (Kadabra's skip)."""
-        return []
+    def extra_actions(self, state: State, seat: int) -> Sequence[Action]:
+        """Actions a rule set adds (Kadabra's skip), appended to the listing."""
+        return ()
 
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
         seat = state.to_act
         if seat is None:  # pragma: no cover - Game checks the phase first
             raise self.refuse(state, action)
         events: list[Event] = []
-        self.before_action(state, seat, action, events)
+        effects = self.card_effects  # classic has no hooks to call
+        if effects:
+            self.before_action(state, seat, action, events)
         kind = action.type
-        if kind is ActionType.PLAY and action.card is not None:
-            card = action.card
+        card = action.card
+        if kind is ActionType.PLAY and card is not None:
             hand = state.hands[seat]
             hand.remove(card)
             state.top = card
-            events.append(Event(EventKind.PLAYED, seat=seat, card=card.token, other=action.give_to))
-            self.after_play(state, seat, action, events)
+            events.append(shared(EventKind.PLAYED, seat, card.token, action.give_to))
+            if effects:
+                self.after_play(state, seat, action, events)
             if not hand:
                 end_round(state, seat, emptied=True)
             else:
@@ -95,8 +104,8 @@ class Shedding(RuleSet):
         elif kind is ActionType.DRAW:
             card = state.draw_pile.pop()
             state.hands[seat].append(card)
-            events.append(Event(EventKind.DREW, seat=seat))
-            events.append(Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat))
+            events.append(shared(EventKind.DREW, seat))
+            events.append(shared(EventKind.DREW_CARD, seat, card.token, None, seat))
             state.to_act = next_active(state, seat)
         elif kind is ActionType.QUIT:
             events.extend(quit_round(state, seat))

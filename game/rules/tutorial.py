@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
-from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore
+from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.rules.base import RuleSet, end_round, next_active
 from game.rules.registry import register
 from game.state import Phase, RoundChance, State
@@ -33,6 +33,8 @@ def penalty(card: Card) -> int:
 
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
+DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
+"""The deck, built once (every deal asks for it)."""
 CARD_ITEMS = {
     card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
     for card in PLAIN_VALUES
@@ -53,7 +55,7 @@ class Tutorial(RuleSet):
     lower_score_wins = False
 
     def deck(self) -> tuple[Card, ...]:
-        return tuple(card for card in PLAIN_VALUES for _ in range(8))
+        return DECK
 
     def first_player(self, state: State) -> int:
         """§4: round r starts with seat (r − 1) mod n."""
@@ -95,7 +97,7 @@ class Tutorial(RuleSet):
             hand = state.hands[seat]
             hand.remove(action.card)
             state.top = action.card
-            events = [Event(EventKind.PLAYED, seat=seat, card=action.card.token)]
+            events = [shared(EventKind.PLAYED, seat, action.card.token)]
             if not hand:
                 end_round(state, seat, emptied=True)
             else:
@@ -106,8 +108,8 @@ class Tutorial(RuleSet):
             state.hands[seat].append(card)
             state.pile_emptied = not state.draw_pile
             events = [
-                Event(EventKind.DREW, seat=seat),
-                Event(EventKind.DREW_CARD, seat=seat, card=card.token, private_to=seat),
+                shared(EventKind.DREW, seat),
+                shared(EventKind.DREW_CARD, seat, card.token, None, seat),
             ]
             if play_value(card) >= play_value(state.top):
                 state.phase = Phase.DRAWN
@@ -119,12 +121,12 @@ class Tutorial(RuleSet):
             state.phase = Phase.PLAY
             state.pending_drawn = None
             self._end_turn(state, seat)
-            return [Event(EventKind.PASSED, seat=seat)]
+            return [shared(EventKind.PASSED, seat)]
         # STOP
         state.stopper = seat
         state.stop_on_llama = state.top is LLAMA_CARD
         end_round(state, seat)
-        return [Event(EventKind.STOPPED, seat=seat, card=state.top.token)]
+        return [shared(EventKind.STOPPED, seat, state.top.token)]
 
     def step(self, state: State, action: Action, chance: Chance) -> None:
         """``apply`` without events (the fast path)."""
