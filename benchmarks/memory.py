@@ -118,7 +118,8 @@ def show_detail(figures: dict[str, Any] | None) -> None:
     if figures is None:
         print("    (no heap figures from the bot)")
         return
-    print(f"    blocks {figures['blocks']} -> {figures['blocks_after_collect']} after a full "
+    print(f"    collections by generation so far {figures['collections']}; "
+          f"blocks {figures['blocks']} -> {figures['blocks_after_collect']} after a full "
           f"collection ({figures['unreachable']} unreachable: "
           + ", ".join(f"{k} {n}" for k, n in figures["garbage_types"][:6]) + ")")
     print(f"    tracked objects {figures['tracked_objects']}; grew: "

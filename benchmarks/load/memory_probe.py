@@ -62,6 +62,7 @@ class Probe:
 
     def __call__(self) -> dict[str, Any]:
         figures: dict[str, Any] = {"rss_kb": rss_kb(), "blocks": sys.getallocatedblocks(),
+                                   "collections": [g["collections"] for g in gc.get_stats()],
                                    "containers": module_containers()[:TOP]}
         objects = gc.get_objects()
         types = collections.Counter(type(o).__qualname__ for o in objects)
