@@ -7,7 +7,7 @@ game ends), until ``--games`` have ended. Every ``--every`` games the bot's RSS 
 /proc) is printed; the growth per 100 games is measured from the end of the warm-up
 (``--warmup`` games: imports, first renders, caches filling, the allocator's arenas)::
 
-    nice python benchmarks/memory.py                         # 1,000 games, ~5-10 minutes
+    nice python benchmarks/memory.py                 # 1,000 games (~3 s each, busy machine)
     nice python benchmarks/memory.py --games 300 --detail    # and what the heap holds
 
 Games rotate over ``--variants`` and 2-4 players; every ``--ai-every``-th game also seats a
@@ -54,7 +54,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, default=20, help="games at once")
     parser.add_argument("--variants", default="classic,kadabra,dice",
                         help="rule sets, in turn (comma-separated)")
-    parser.add_argument("--target", type=int, default=15, help="target points")
+    parser.add_argument("--target", type=int, default=10, help="target points")
     parser.add_argument("--ai-every", type=int, default=3,
                         help="every Nth game seats a normal AI too (0: none)")
     parser.add_argument("--actions-per-game", type=int, default=400,
