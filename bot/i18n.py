@@ -35,7 +35,7 @@ import io
 import logging
 import re
 import unicodedata
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from string import Formatter
 
@@ -52,6 +52,10 @@ LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "lama"
 DEFAULT = "en"
 LANGUAGES = ("en", "fr", "es", "de", "fa")
+TEMPLATES_KEPT = 4096
+"""Parsed templates kept per cache (every catalog's messages fit: about 330 per language)."""
+LOCALES_KEPT = 64
+"""Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
 LANGUAGE_SETTING = "language"
@@ -89,7 +93,7 @@ def N_(message: str) -> str:
     return message
 
 
-@cache
+@lru_cache(maxsize=TEMPLATES_KEPT)
 def _fields(template: str) -> tuple[str, ...]:
     """The placeholder names of ``template`` (``{a.b}`` → ``a``)."""
     names = []
@@ -99,7 +103,7 @@ def _fields(template: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-@cache
+@lru_cache(maxsize=TEMPLATES_KEPT)
 def _isolated(template: str) -> str:
     """``template`` with each placeholder between FSI and PDI (mentions excepted)."""
     out = []
@@ -211,7 +215,7 @@ class Translator:
                 for k, v in values.items()}
 
 
-@cache
+@lru_cache(maxsize=TEMPLATES_KEPT)
 def _plain_fields(template: str) -> frozenset[str]:
     """Placeholders of ``template`` that hold numbers or text, not names or markup."""
     plain, kept = set(), set(VERBATIM)
@@ -265,7 +269,7 @@ def pick(server: str | None, locale: str | None) -> str:
     return language_of(locale) or DEFAULT
 
 
-@cache
+@lru_cache(maxsize=LOCALES_KEPT)
 def translator(locale: str | None = None) -> Translator:
     """The translator for a language or Discord locale, English if none fits."""
     for language in candidates(locale):

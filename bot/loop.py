@@ -8,12 +8,18 @@ else depends on it: tests and the sandbox run on asyncio's own loop.
 A full garbage collection walks every object alive, the start-up's (modules, discord.py,
 the catalogs, the restored games) included: the load benchmark saw one take 188 ms of CPU
 at 100 games. Once ready, ``python -m bot`` freezes what start-up built (``gc.freeze()``: out
-of the collector's reach, as CPython's documentation advises for servers), and makes full
-collections ten times rarer: each still walks every game's objects (about 150 ms of CPU at
-200 games, while every answer waits), and at CPython's default they came every 10 s or so
-under load, setting the answers' p99. The price is memory: cyclic garbage that reached the
-oldest generation waits longer (the load benchmark's memory per game, 148 -> 329 KB at 200
-games). ``benchmarks/bot_load.py --trace`` prints the collections.
+of the collector's reach, as CPython's documentation advises for servers), so a full
+collection walks only what the games hold, and what is garbage by then.
+
+Full collections come at CPython's pace (:data:`FULL_COLLECTION_EVERY`), not the AI
+workers' ten times rarer one (game/heap.py): most of what they find is garbage, every
+answered interaction's discord.py objects (the interaction and its response refer to each
+other, so only a full collection frees them once they reached the oldest generation). Ten
+times rarer, that garbage piled up for hundreds of games between collections (a full one
+found 124,570 unreachable objects after 100 games, more than the games held alive) and the
+process grew by about 5 MB per 100 games for 900 games (``benchmarks/memory.py``); each such
+collection also walked all of that garbage at once. ``benchmarks/bot_load.py --trace``
+prints the collections.
 """
 
 from __future__ import annotations
@@ -22,10 +28,17 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from game.heap import FULL_COLLECTION_EVERY, settle_heap
+from game.heap import settle_heap
 
 __all__ = ["FULL_COLLECTION_EVERY", "freeze_startup_heap", "run_loop"]
-freeze_startup_heap = settle_heap  # once ready (game/heap.py: the same settings as AI workers')
+FULL_COLLECTION_EVERY = 10
+"""Second-generation collections per full one in ``python -m bot`` (CPython's own)."""
+
+
+def freeze_startup_heap() -> int:
+    """Once ready: start-up's heap frozen, full collections at :data:`FULL_COLLECTION_EVERY`;
+    how many objects are frozen."""
+    return settle_heap(FULL_COLLECTION_EVERY)
 
 T = TypeVar("T")
 

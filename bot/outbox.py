@@ -25,6 +25,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -157,7 +158,8 @@ class Outbox:
         self.pacer: Pacer | None = None  # waits for Discord's limits before an item is drawn
         self._queues: dict[int, list[Owed]] = {}
         self._sessions: dict[int, Owing] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())  # a channel's, while a delivery holds or awaits it
         self._in_flight: dict[int, Owed] = {}
         self._retries: dict[int, int] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -255,7 +257,9 @@ class Outbox:
         """Deliver the channel's owed items, oldest first; stop at a failure and retry later.
 
         With a pacer, each item is drawn only once its request may go (:meth:`_draw`)."""
-        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
         async with lock:
             queue = self._queues.get(channel_id, [])
             while queue and self.courier is not None and not queue[0].answering:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TOKEN_TTL = 14 * 60.0  # seconds: Discord's 15 minutes, less a margin
+MAX_LIVE_HANDS = 5000
+"""Hands followed at most (each holds its interaction): past it, the oldest click's goes (its
+player presses My hand again). Hands whose token expired go as newer ones come."""
 
 Shape = tuple[object, ...]
 Render = Callable[[discord.Interaction, "Session", int], Awaitable[Payload]]
@@ -59,18 +63,34 @@ class LiveHands:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._hands: dict[tuple[int, int], LiveHand] = {}
+        self._hands: dict[tuple[int, int], LiveHand] = {}  # oldest click first
         self._users: dict[int, dict[int, None]] = {}  # per channel, in order: a move looks at
         # its own channel's hands only
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())  # (a channel's, while a follow holds it)
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
                  view: PlayerView) -> None:
         """``interaction`` answered with this player's hand (its message is now theirs)."""
         key = (session.channel_id, interaction.user.id)
         self._users.setdefault(key[0], {})[key[1]] = None
+        self._hands.pop(key, None)  # (re-inserted: the newest click)
         self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
                                     shape(view, False))
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drop the oldest hands while their token has expired or there are too many (games
+        that ended without following them, players who left, channels gone)."""
+        now = self.clock.now()
+        while self._hands:
+            key, hand = next(iter(self._hands.items()))
+            if len(self._hands) <= MAX_LIVE_HANDS and now - hand.clicked_at < TOKEN_TTL:
+                return
+            self.drop(*key)
+
+    def __len__(self) -> int:
+        return len(self._hands)
 
     def live(self, channel_id: int, user_id: int) -> bool:
         hand = self._hands.get((channel_id, user_id))
@@ -87,7 +107,9 @@ class LiveHands:
     async def follow(self, session: Session, render: Render) -> int:
         """Edit every live hand of ``session`` whose shape changed; the number edited (a hand
         that could not be edited is dropped: the caller re-arms the ping, bot/timers.py)."""
-        lock = self._locks.setdefault(session.channel_id, asyncio.Lock())
+        lock = self._locks.get(session.channel_id)
+        if lock is None:
+            lock = self._locks[session.channel_id] = asyncio.Lock()
         edited = 0
         async with lock:
             now = self.clock.now()
@@ -118,7 +140,11 @@ class LiveHands:
 
     def drop(self, channel_id: int, user_id: int) -> None:
         self._hands.pop((channel_id, user_id), None)
-        self._users.get(channel_id, {}).pop(user_id, None)
+        users = self._users.get(channel_id)
+        if users is not None:
+            users.pop(user_id, None)
+            if not users:
+                del self._users[channel_id]
 
     def forget(self, channel_id: int) -> None:
         for user in self._users.pop(channel_id, ()):

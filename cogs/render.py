@@ -267,18 +267,23 @@ def notify(tr: Translator, payload: Payload, users: Sequence[int]) -> None:
     payload.mentions = [int(u) for u in users]
 
 
+LOG_LINES_KEPT = 2048
+"""Log lines remembered (the newest): a line is needed for the next few table edits of its
+game only, so this covers every game running at once; more only held finished games'
+events (up to 20,000 lines held was 10+ MB of a long run's memory)."""
 _LOG_LINES: dict[tuple[str, Event, tuple[str, ...]], str | None] = {}
 
 
 def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None:
     """An event's line in the table's log: each is shown in up to five table edits, so it is
-    written once (per language and names)."""
+    written once (per language and names) and kept while it is among the newest."""
     key = (tr.language, event, names)
-    if key not in _LOG_LINES:
-        if len(_LOG_LINES) > 20_000:
-            _LOG_LINES.clear()
-        _LOG_LINES[key] = event_text(tr, event, names)
-    return _LOG_LINES[key]
+    if key in _LOG_LINES:
+        return _LOG_LINES[key]
+    line = _LOG_LINES[key] = event_text(tr, event, names)
+    if len(_LOG_LINES) > LOG_LINES_KEPT:  # the oldest goes (dicts keep insertion order)
+        del _LOG_LINES[next(iter(_LOG_LINES))]
+    return line
 
 
 # ---- a player's hand -----------------------------------------------------------------

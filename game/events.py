@@ -100,7 +100,8 @@ _SHARED: dict[tuple[int, int | None, str | None, int | None, int | None], Event]
 """Events are immutable values: the common ones are made once each and shared (building a
 frozen dataclass of ten fields cost more than the action it reports). Keys are a kind (by
 identity: members live as long as the process), a seat, a card token or chip colour,
-another seat and a viewer: a few thousand at most."""
+another seat and a viewer: a few thousand at most (emptied past :data:`SHARED_KEPT`)."""
+SHARED_KEPT = 8192
 
 
 def shared(
@@ -114,6 +115,8 @@ def shared(
     key = (id(kind), seat, card, other, private_to)  # (an Enum's hash is Python code)
     event = _SHARED.get(key)
     if event is None:
+        if len(_SHARED) >= SHARED_KEPT:
+            _SHARED.clear()
         event = _SHARED[key] = Event(kind, seat=seat, card=card, other=other, private_to=private_to)
     return event
 

@@ -16,11 +16,11 @@ FULL_COLLECTION_EVERY = 100
 """Second-generation collections per full one (CPython: 10)."""
 
 
-def settle_heap() -> int:
-    """Collect once, freeze every object alive, make full collections ten times rarer;
-    returns how many objects are frozen."""
+def settle_heap(full_every: int = FULL_COLLECTION_EVERY) -> int:
+    """Collect once, freeze every object alive, make a full collection come every
+    ``full_every`` second-generation ones; returns how many objects are frozen."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+    gc.set_threshold(young, middle, full_every)
     return gc.get_freeze_count()

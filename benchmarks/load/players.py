@@ -32,6 +32,7 @@ from fakediscord.base import Notifier, WaitTimeout
 T = TypeVar("T")
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 HAND, ACT, PICK, REMATCH = "lama:v2:hand:", "lama:v2:act:", "lama:v2:pick:", "lama:v2:rematch:"
+ASK = "lama:v2:ask:"  # Quit asks first: the hand turns into a confirmation (its act button)
 TURN_WAIT = 30.0  # a game where nothing moves for this long is counted as stuck
 QUIET = 5.0  # no move for this long: a player the table names presses My hand again
 DEFERRED_UPDATE, UPDATE = 6, 7  # interaction callback types that accept a click
@@ -173,6 +174,10 @@ def pick(hand: Message, rng: random.Random) -> tuple[str, str | None] | None:
         if select.custom_id.startswith(PICK):
             choices += [(select.custom_id, o.value) for o in select.options]
     keep = [c for c in choices if not (c[1] or c[0]).endswith("quit")]
+    if not choices:  # quitting is all that is left: ask, then confirm on the hand it turns into
+        choices = [(b.custom_id, None) for b in hand.buttons if b.custom_id
+                   and b.custom_id.startswith(ASK) and b.custom_id.endswith(":quit")
+                   and not b.disabled]
     return rng.choice(keep or choices) if choices else None
 
 
@@ -294,6 +299,9 @@ class Players:
         result = await self.timed(call, self.stats.play)
         if result is None or result.type not in (DEFERRED_UPDATE, UPDATE):
             seat.hand = None  # refused or failed: look at the table again
+            return
+        if custom_id.startswith(ASK):  # not a move yet: the confirmation to click
+            seat.hand = result.message if result.type == UPDATE else None
             return
         game.actions += 1
         game.progress = time.monotonic()

@@ -107,8 +107,10 @@ def bot_command(args: argparse.Namespace, shard: int = 0) -> list[str]:
         ["--no-sync"] if shard else []) if args.processes > 1 else []
     profile = os.environ.get("BOT_LOAD_PROFILE")  # a cProfile of the bot, written at exit
     traced = getattr(args, "trace", False) and args.processes == 1
+    module = getattr(args, "bot_module", None) or (  # (benchmarks/memory.py's probe)
+        "benchmarks.load.answer_trace" if traced else "bot")
     return [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
-            "-m", "benchmarks.load.answer_trace" if traced else "bot", *shards]
+            "-m", module, *shards]
 
 
 async def start_bot(

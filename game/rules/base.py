@@ -250,7 +250,9 @@ RETURNED_ITEMS: dict[str | None, ScoreItem] = {
 _SCORE_ITEMS: dict[tuple[int, tuple[str, ...]], ScoreItem] = {}
 """Score items are immutable values, made once each and shared (building thousands of frozen
 dataclasses made replaying a long record twice as slow). Keys are a value (``LLAMA`` for the
-llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred."""
+llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred
+(:data:`SCORE_ITEMS_KEPT` at most: emptied when full, as every cache of a long run is)."""
+SCORE_ITEMS_KEPT = 4096
 
 
 _COUNTED: dict[tuple[Card, ...], tuple[ScoreItem, ...]] = {}
@@ -298,6 +300,8 @@ def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
             item = ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=cards)
         else:
             item = ScoreItem(ScoreKind.VALUE, value, value=value_token(value), cards=cards)
+        if len(_SCORE_ITEMS) >= SCORE_ITEMS_KEPT:
+            _SCORE_ITEMS.clear()
         _SCORE_ITEMS[key] = item
     return item
 

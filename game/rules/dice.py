@@ -47,7 +47,20 @@ DECK: tuple[Card, ...] = tuple(
 
 _DISCARDS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 """The discards of a roll and how many of each rolled face the hand holds (all they depend on;
-a few thousand keys), listed again and again in play and in search."""
+a few thousand keys), listed again and again in play and in search; emptied when it holds
+:data:`DISCARDS_KEPT`, as every cache of a long run is."""
+DISCARDS_KEPT = 8192
+
+
+def remembered_discards(key: tuple[object, ...], roll: tuple[Card, ...], hand: list[Card]
+                        ) -> tuple[Action, ...]:
+    """:func:`discards`, remembered under ``key`` (the roll and the counts it depends on)."""
+    actions = _DISCARDS.get(key)
+    if actions is None:
+        if len(_DISCARDS) >= DISCARDS_KEPT:
+            _DISCARDS.clear()
+        actions = _DISCARDS[key] = discards(roll, hand)
+    return actions
 
 
 def discards(roll: tuple[Card, ...], hand: list[Card]) -> tuple[Action, ...]:
@@ -117,10 +130,7 @@ class Dice(RuleSet):
             return [TAKE_ACTIONS[t] for t in PLAIN_VALUES if t in roll and t in row]
         hand = state.hands[seat]
         key = (roll, hand.count(roll[0]), hand.count(roll[1]), hand.count(roll[2]))
-        actions = _DISCARDS.get(key)
-        if actions is None:
-            actions = _DISCARDS[key] = discards(roll, hand)
-        return list(actions)
+        return list(remembered_discards(key, roll, hand))
 
     def apply(self, state: State, action: Action, chance: RoundChance) -> list[Event]:
         events: list[Event] = []

@@ -1,0 +1,269 @@
+"""Every cache of a long-running bot has a bound: filled past it, it holds no more.
+
+The inventory test finds every module-level container and ``functools`` cache of bot/,
+cogs/ and game/: each is either a table filled at import or start-up (``CONSTANT``) or a
+cache bounded here (``BOUNDED``, with its test below), so a new cache must be given a bound
+to pass. (benchmarks/memory.py measures what the bounds leave: RSS per 100 games.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import importlib
+import inspect
+import pkgutil
+from types import SimpleNamespace
+
+import pytest
+
+import bot
+import cogs
+import game
+from bot import i18n
+from bot.clock import ManualClock
+from cogs import hands, pictures, render
+from game import Event, EventKind, events
+from game.ai import heuristic, playout
+from game.cards import Card
+from game.rules import base as rules
+from game.rules import dice
+
+CONSTANT = {
+    "bot.ai_players.DIFFICULTIES", "bot.catalog.KEYWORDS", "bot.catalog.METHOD_MAP",
+    "bot.catalog.SOURCES", "bot.command_i18n.DISCORD_LOCALES", "bot.command_i18n.CONTEXTS",
+    "bot.command_i18n.LANGUAGE_OF_LOCALE", "bot.i18n.DISCORD_LOCALES", "bot.i18n.DIGITS",
+    "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ratings.AI_KEYS",
+    "bot.sandbox.page.STATIC", "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",
+    "cogs.admin.VARIANTS", "cogs.admin.IMAGE_CHOICES", "cogs.card_emojis.SIGNS",
+    "cogs.cards.VALUE_EMOJI", "cogs.cards.SYMBOL_EMOJI", "cogs.cards.GAVE", "cogs.cards.STAGED",
+    "cogs.cards.THREE_LLAMAS", "cogs.cards.RETURNED", "cogs.endings.VALUE_EMOJI",
+    "cogs.endings.RETURNED_LINE", "cogs.endings.RETURNED_TOKEN_LINE",
+    "cogs.language.LANGUAGE_NAMES", "cogs.language.CHOICES", "cogs.lobby.VARIANTS",
+    "cogs.lobby.AI_SEATS", "cogs.render.STYLES", "cogs.stats.VARIANTS", "game.actions.SIMPLE",
+    "game.ai.evaluate.ROUND_SPREAD", "game.ai.evaluate.LEADER_PACE", "game.ai.hard.STRATEGIES",
+    "game.ai.hard.ITERATIONS", "game.ai.hard.STEPS", "game.ai.hard.PLAYOUT_STRATEGIES",
+    "game.ai.heuristic.PLAYABLE_ON", "game.ai.heuristic.STRATEGIES",
+    "game.ai.playout.PLAYABLE_ON", "game.ai.playout.MASK", "game.ai.playout.CARD_INDEX",
+    "game.ai.playout.BIT", "game.ai.playout.POLICIES", "game.cards._SYMBOL_RANK",
+    "game.cards._BY_TOKEN", "game.cli.narrate.ORDER", "game.record.SIMPLE_ACTIONS",
+    "game.record.FIELDS", "game.rules.base.CHIP_POINTS", "game.rules.base.RETURNED_ITEMS",
+    "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
+    "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
+    "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
+    "game.rules.shedding.PLAY_ACTIONS", "game.rules.tutorial.PLAY_ACTIONS",
+    "game.rules.tutorial.CARD_ITEMS",
+    # registries and start-up tables: one entry per rule set, AI, card face
+    "game.ai.registry._REGISTRY", "game.rules.registry._REGISTRY", "cogs.cards.FACES",
+    "cogs.card_emojis.FACES", "cogs.pictures.FACES",
+    "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
+    "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
+    "game.rng._STEPS",  # per deck size: one entry per rule set's deck
+    "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
+}
+"""Filled at import or start-up, by the code's own tables: not caches."""
+
+BOUNDED = {
+    "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
+    "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
+    "game.rules.base._COUNTED", "game.events._SHARED",
+}
+"""Module-level caches with a bound, each tested below."""
+
+
+def project_modules() -> dict[str, object]:
+    for package in (game, bot, cogs):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
+    import sys
+
+    return {name: module for name, module in sys.modules.items()
+            if name.split(".")[0] in ("bot", "cogs", "game")}
+
+
+def test_every_module_level_container_is_a_table_or_a_bounded_cache() -> None:
+    found = set()
+    for name, module in project_modules().items():
+        for attr, value in vars(module).items():
+            if (isinstance(value, dict | list | set | collections.deque)
+                    and not attr.startswith("__")):
+                found.add(f"{name}.{attr}")
+    unknown = found - CONSTANT - BOUNDED
+    assert not unknown, f"give these a bound (and a test here), or list them as tables: {unknown}"
+    assert found >= BOUNDED  # (a test below for each)
+
+
+def test_every_functools_cache_has_a_size_limit() -> None:
+    unbounded = []
+    for name, module in project_modules().items():
+        for attr, value in vars(module).items():
+            if getattr(value, "__module__", None) != name or not callable(
+                    getattr(value, "cache_parameters", None)):
+                continue
+            takes = inspect.signature(value).parameters
+            if value.cache_parameters()["maxsize"] is None and takes:  # (no argument: one value)
+                unbounded.append(f"{name}.{attr}")
+    assert not unbounded
+
+
+def fill(function, arguments) -> int:  # type: ignore[no-untyped-def]
+    function.cache_clear()
+    for args in arguments:
+        function(*args)
+    return function.cache_info().currsize
+
+
+def test_i18n_caches_hold_their_bound() -> None:
+    templates = [(f"{{n}} thing {i}",) for i in range(i18n.TEMPLATES_KEPT + 50)]
+    for cached in (i18n._fields, i18n._isolated, i18n._plain_fields):
+        assert fill(cached, templates) == i18n.TEMPLATES_KEPT
+    locales = [(f"xx-{i}",) for i in range(i18n.LOCALES_KEPT + 5)]  # hostile locales: English
+    assert fill(i18n.translator, locales) == i18n.LOCALES_KEPT
+    assert i18n.translator("fr").language == "fr"
+
+
+def test_log_lines_keep_the_newest() -> None:
+    tr = i18n.translator("en")
+    names = ("ana", "ben")
+    render._LOG_LINES.clear()
+    events = [Event(EventKind.DREW, seat=i % 2, card=None) for i in range(2)]
+    for i in range(render.LOG_LINES_KEPT + 100):
+        render.log_line(tr, events[i % 2], (*names, f"p{i}"))
+    assert len(render._LOG_LINES) == render.LOG_LINES_KEPT
+    newest = (tr.language, events[1], (*names, f"p{render.LOG_LINES_KEPT + 99}"))
+    assert newest in render._LOG_LINES
+    assert (tr.language, events[0], (*names, "p0")) not in render._LOG_LINES
+    assert render.log_line(tr, events[0], names) == "ana drew a card."
+    render._LOG_LINES.clear()
+
+
+async def test_recent_pictures_keep_the_newest() -> None:
+    pictures._recent.clear()
+    loop = asyncio.get_running_loop()
+    for i in range(pictures.RECENT + 10):
+        done = loop.create_future()
+        done.set_result(b"png %d" % i)
+        pictures._remember(("hand", (str(i),), None, None), done)
+    assert len(pictures._recent) == pictures.RECENT
+    assert next(reversed(pictures._recent)) == ("hand", (str(pictures.RECENT + 9),), None, None)
+    assert pictures.file_name.cache_parameters()["maxsize"] == 1024
+    pictures._recent.clear()
+
+
+def test_playout_caches_empty_when_full() -> None:
+    cache: dict[int, float] = {}
+    for key in range(playout.CACHE_LIMIT + 10):
+        playout.remember(cache, key, 0.5)
+    assert len(cache) <= playout.CACHE_LIMIT + 1
+    assert cache[playout.CACHE_LIMIT + 9] == 0.5
+
+
+def test_score_items_empty_when_full() -> None:
+    rules._SCORE_ITEMS.clear()
+    for i in range(rules.SCORE_ITEMS_KEPT + 10):
+        item = rules._score_item(3, ("3",) * (i + 1))
+    assert len(rules._SCORE_ITEMS) <= rules.SCORE_ITEMS_KEPT
+    assert rules._score_item(3, ("3",) * (rules.SCORE_ITEMS_KEPT + 10)) is item
+    rules._SCORE_ITEMS.clear()
+
+
+def test_dice_discards_empty_when_full() -> None:
+    dice._DISCARDS.clear()
+    roll = (Card.parse("3"), Card.parse("3"), Card.parse("5"))
+    hand = [Card.parse("3"), Card.parse("5")]
+    for i in range(dice.DISCARDS_KEPT + 10):
+        actions = dice.remembered_discards((roll, i), roll, hand)
+    assert len(dice._DISCARDS) <= dice.DISCARDS_KEPT
+    assert actions == dice.discards(roll, hand)
+    dice._DISCARDS.clear()
+
+
+def test_heuristic_caches_are_bounded() -> None:
+    for cached in (heuristic.chain_gain, heuristic.stay_value, heuristic.roll_value):
+        assert cached.cache_parameters()["maxsize"] == heuristic.SEARCH_CACHE_KEPT
+    top = Card.parse("1")
+    hands_ = [(top,) * (1 + i % 5) + (Card.parse(str(2 + i % 5)),) * (i // 5)
+              for i in range(heuristic.SEARCH_CACHE_KEPT + 50)]
+    heuristic.chain_gain.cache_clear()
+    for hand in hands_:
+        heuristic.chain_gain(top, hand[:12])
+    assert heuristic.chain_gain.cache_info().currsize <= heuristic.SEARCH_CACHE_KEPT
+
+
+class Clicked(SimpleNamespace):
+    """An interaction as LiveHands reads it: its user."""
+
+
+def live_hands() -> tuple[hands.LiveHands, ManualClock]:
+    clock = ManualClock()
+    return hands.LiveHands(clock), clock
+
+
+def answer(live: hands.LiveHands, channel: int, user: int) -> None:
+    session = SimpleNamespace(channel_id=channel, game_id="g")
+    view = SimpleNamespace(round_no=1, my_turn=False, hand=(), drawn=None, roll=None, legal=(),
+                           finished=False)
+    live.answered(Clicked(user=SimpleNamespace(id=user)), session, 0, view)  # type: ignore[arg-type]
+
+
+def test_live_hands_keep_the_newest_clicks() -> None:
+    live, _ = live_hands()
+    for user in range(hands.MAX_LIVE_HANDS + 20):
+        answer(live, 100 + user % 7, user)
+    assert len(live) == hands.MAX_LIVE_HANDS
+    assert not live.live(100, 0)  # the oldest went
+    newest = hands.MAX_LIVE_HANDS + 19
+    assert live.live(100 + newest % 7, newest)
+
+
+def test_live_hands_forget_expired_tokens() -> None:
+    live, clock = live_hands()
+    for user in range(50):
+        answer(live, 1 + user % 3, user)
+    clock.advance(hands.TOKEN_TTL)
+    answer(live, 9, 1000)
+    assert len(live) == 1 and live.live(9, 1000)
+    assert set(live._users) == {9}  # no channel left with no hand
+
+
+@pytest.mark.parametrize("kind", ["outbox", "hands"])
+async def test_channel_locks_go_with_their_last_user(kind: str) -> None:
+    """The per-channel locks live while a delivery or a follow holds them, not forever."""
+    if kind == "hands":
+        live, _ = live_hands()
+        session = SimpleNamespace(channel_id=5, game_id="g")
+
+        async def nothing(*_: object) -> object:
+            raise AssertionError("no hand to render")
+
+        for channel in range(200):
+            session.channel_id = channel
+            await live.follow(session, nothing)  # type: ignore[arg-type]
+        locks = live._locks
+    else:
+        from bot.outbox import Outbox
+
+        outbox = Outbox(SimpleNamespace())  # type: ignore[arg-type]
+        for channel in range(200):
+            await outbox.deliver(channel)
+        locks = outbox._locks
+    assert len(locks) == 0
+
+
+def test_counted_hands_empty_when_full() -> None:
+    rules._COUNTED.clear()
+    for n in range(rules._COUNTED_MAX + 10):
+        rules._COUNTED[(n,)] = ()  # (any key: the bound is on the count)
+        if len(rules._COUNTED) >= rules._COUNTED_MAX:
+            break
+    rules.counted_values([Card.parse("3")])
+    assert len(rules._COUNTED) <= rules._COUNTED_MAX
+    rules._COUNTED.clear()
+
+
+def test_shared_events_empty_when_full() -> None:
+    events._SHARED.clear()
+    for n in range(events.SHARED_KEPT + 10):
+        events.shared(EventKind.PLAYED, seat=n)
+    assert len(events._SHARED) <= events.SHARED_KEPT
+    events._SHARED.clear()
