@@ -86,10 +86,6 @@ class Privacy(commands.Cog):
     async def cog_load(self) -> None:
         for command in self._commands:
             self.bot.lama.add_command(command)
-        settings = self.bot.settings
-        self._housekeeping = asyncio.create_task(housekeeping(
-            self.bot.store, self.bot.sessions.clock, settings.lama_guild_grace_days,
-            settings.lama_game_retention_days), name="lama-housekeeping")
 
     async def cog_unload(self) -> None:
         for command in self._commands:
@@ -183,7 +179,13 @@ class Privacy(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
+        """Servers the bot is in keep their data; then (once) the hourly sweep starts."""
         await self._back([g.id for g in self.bot.guilds])
+        if self._housekeeping is None:
+            settings = self.bot.settings
+            self._housekeeping = asyncio.create_task(housekeeping(
+                self.bot.store, self.bot.sessions.clock, settings.lama_guild_grace_days,
+                settings.lama_game_retention_days), name="lama-housekeeping")
 
     async def _back(self, guild_ids: list[int]) -> None:
         """Servers the bot is in again keep their data."""
