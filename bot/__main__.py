@@ -109,6 +109,10 @@ def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["data"]:  # the operator's privacy duties (bot/data_commands.py)
+        from bot.data_commands import main as data
+
+        return data(args[1:])
     if args[:1] == ["sandbox"]:
         from bot.sandbox import main as sandbox
 

@@ -301,6 +301,10 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._by_channel)
 
+    def served(self) -> list[Session]:
+        """Every lobby and game this process serves now (a copy: they may end meanwhile)."""
+        return list(self._by_channel.values())
+
     async def open(
         self,
         guild_id: int,

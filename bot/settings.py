@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     lama_shard_ids: str | None = None
     lama_sync_commands: bool = True
     lama_identify_window: float = Field(default=5.0, ge=0)
+    # privacy (docs/operations.md, Privacy duties): who members write to, what is kept how long
+    lama_privacy_contact: str | None = None  # shown by /lama privacy
+    lama_guild_grace_days: float = Field(default=30.0, ge=0)  # a server left: its data goes
+    lama_game_retention_days: float | None = Field(default=None, gt=0)  # None: games kept
 
     @field_validator("lama_shard_ids")
     @classmethod

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while writes come in
 BACKSTOP_PAGES = 10_000  # log pages (~40 MB) past which a commit on the loop checkpoints itself
+SECURE_DELETE = "secure_delete=ON"  # deleted content is zeroed in the file (bot/privacy.py)
 BUSY_TIMEOUT = 5.0  # seconds a write on the thread waits for another connection's write lock
 
 
@@ -66,7 +67,7 @@ class LoopWriter:
     def __init__(self, path: str, synchronous: str) -> None:
         self.conn = sqlite3.connect(path, timeout=0, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
-        for pragma in (f"synchronous={synchronous}", "foreign_keys=ON",
+        for pragma in (f"synchronous={synchronous}", "foreign_keys=ON", SECURE_DELETE,
                        f"wal_autocheckpoint={BACKSTOP_PAGES}"):
             self.conn.execute(f"PRAGMA {pragma}")
         self.commits = 0  # since the last checkpoint
@@ -148,7 +149,7 @@ class ThreadWriter:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
-            for pragma in (f"synchronous={synchronous}", "foreign_keys=ON"):
+            for pragma in (f"synchronous={synchronous}", "foreign_keys=ON", SECURE_DELETE):
                 conn.execute(f"PRAGMA {pragma}")
         except BaseException:
             conn.close()

@@ -16,7 +16,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot import faults, ladder
+from bot import faults, ladder, privacy
 from bot.outbox import STATE, Owed, Write
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.sql import Sql
@@ -251,6 +251,46 @@ class SqlStore:
         await self._transact(lambda sql: sql.run(
             "INSERT INTO app_state (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value))
+
+    # ---- privacy (bot/privacy.py) -----------------------------------------
+    async def forget_user(self, user_id: int, channels: list[tuple[int, int]] | None = None
+                          ) -> privacy.Forgotten:
+        """The member's id and names leave every table (their games stay, seat renamed);
+        ``channels``: the sessions they were just taken out of (bot/forgetting.py)."""
+        done = await self._transact(
+            lambda sql: privacy.forget_user(sql, user_id, channels or ()))
+        await self._purge_log()
+        return done
+
+    async def export_user(self, user_id: int) -> dict[str, Any]:
+        async with self._reading() as sql:
+            return await privacy.export_user(sql, user_id)
+
+    async def forget_guild(self, guild_id: int) -> dict[str, int]:
+        counts = await self._transact(lambda sql: privacy.forget_guild(sql, guild_id))
+        await self._purge_log()
+        return counts
+
+    async def prune_games(self, before: float) -> int:
+        pruned = await self._transact(lambda sql: privacy.prune_games(sql, before))
+        if pruned:
+            await self._purge_log()
+        return pruned
+
+    async def left_guilds(self) -> dict[int, float]:
+        async with self._reading() as sql:
+            return await privacy.left_guilds(sql)
+
+    async def note_guild_left(self, guild_id: int, when: float | None) -> None:
+        """The bot left the server at ``when`` (None: it is back, nothing is to go)."""
+        key = f"{privacy.LEFT_PREFIX}{guild_id}"
+        if when is None:
+            await self._transact(lambda sql: sql.run("DELETE FROM app_state WHERE key = ?", key))
+        else:
+            await self.set_app_value(key, repr(float(when)))
+
+    async def _purge_log(self) -> None:
+        """Deleted data leaves the database's own log too (SQLite's WAL; PostgreSQL: none)."""
 
 
 @dataclass(frozen=True)

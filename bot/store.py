@@ -21,6 +21,7 @@ import aiosqlite
 from bot import ladder
 from bot.open_problems import OPEN_TIMEOUT, open_problem, probe
 from bot.outbox import Owed, Write
+from bot.privacy import Forgotten
 from bot.results import PlayedGame, SeatResult, Standing
 from bot.schema import MIGRATIONS
 from bot.sql import InlineSqliteSql, Sql, SqliteSql
@@ -71,6 +72,13 @@ class Store(Protocol):
     async def app_value(self, key: str) -> str | None: ...
     async def set_app_value(self, key: str, value: str) -> None: ...
     async def integrity_check(self) -> list[str]: ...
+    async def forget_user(self, user_id: int, channels: list[tuple[int, int]] | None = None
+                          ) -> Forgotten: ...
+    async def export_user(self, user_id: int) -> dict[str, Any]: ...
+    async def forget_guild(self, guild_id: int) -> dict[str, int]: ...
+    async def prune_games(self, before: float) -> int: ...
+    async def left_guilds(self) -> dict[int, float]: ...
+    async def note_guild_left(self, guild_id: int, when: float | None) -> None: ...
 
 
 class SqliteStore(SqlStore):
@@ -114,6 +122,7 @@ class SqliteStore(SqlStore):
             await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed
             await self._migrate()
             self._thread_writer = ThreadWriter()
             await self._thread_writer.open(self.path, self.synchronous)
@@ -224,6 +233,14 @@ class SqliteStore(SqlStore):
 
     def _is_open(self) -> bool:
         return self._db is not None
+
+    async def _purge_log(self) -> None:
+        """Copy the log into the file and truncate it: frames written before a deletion
+        (still holding what was deleted) do not linger in ``-wal`` until overwritten."""
+        rows = list(await self.db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)"))
+        if rows and rows[0][0]:
+            log.warning("the store's log could not be truncated now (a reader is busy); "
+                        "it is overwritten by later checkpoints")
 
     async def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check``: ``["ok"]`` for a sound file, else the problems found."""

@@ -249,6 +249,27 @@ class BoardButton(
         return route(interaction, "Stats", "on_board_page", match["rest"])
 
 
+class ForgetButton(
+    Routed, discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:forget:(?P<user>[0-9]{{1,20}}):(?P<op>yes|no)",
+):
+    """``/lama forget-me``'s confirmation: the id of the member who asked (only they may
+    answer) and their answer."""
+
+    def __init__(self, user_id: int, op: str, label: str = "", style: Any = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or op, style=style or discord.ButtonStyle.secondary,
+                              custom_id=custom_id("forget", user_id, op))
+        )
+        self.user_id = user_id
+        self.op = op
+
+    @classmethod
+    def clicked(cls, interaction: discord.Interaction, match: re.Match[str]
+                ) -> Awaitable[None]:
+        return route(interaction, "Privacy", "on_forget", int(match["user"]), match["op"])
+
+
 class LegacyButton(
     Routed, discord.ui.DynamicItem[discord.ui.Button], template=rf"{LEGACY_PREFIX}:.*"):
     """Any component of the first format (it named a channel): answered, never acted on."""
@@ -263,4 +284,4 @@ class LegacyButton(
 
 
 DYNAMIC_ITEMS = (LobbyButton, RematchButton, HandButton, ActButton, AskButton, ActSelect,
-                 BoardButton, LegacyButton)
+                 BoardButton, ForgetButton, LegacyButton)

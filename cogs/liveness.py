@@ -86,6 +86,9 @@ def note_payload(
             lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat "
                             "now. {cmd_hand} takes it back.", name=tr.name(names[seat])))
         return Payload(content="\n".join(lines))
+    if kind == "forgotten":
+        return Payload(content=tr("A player asked lama to forget them: an AI plays their "
+                                  "seat now, as {name}.", name=tr.name(names[params["seat"]])))
     if kind == "idle":
         return Payload(content=tr.plural(
             "Nobody has played for {n} minute: the game is abandoned. It counts for nobody.",
