@@ -50,7 +50,8 @@ class CardEmojis(commands.Cog):
     async def cog_load(self) -> None:
         """Loaded in the bot's setup, before it connects: no command or click can come
         while it waits for the faces (at most :data:`READY_WAIT`)."""
-        if self.bot.settings.lama_card_emojis:
+        if self.bot.settings.lama_card_emojis and self.bot.application_id is not None:
+            # (no application id: not logged in, e.g. python -m bot.catalog; nothing to sync)
             self.task = asyncio.create_task(self.sync(), name="lama-card-emojis")
             try:
                 await asyncio.wait_for(asyncio.shield(self.task), READY_WAIT)
