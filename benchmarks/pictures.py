@@ -202,10 +202,11 @@ def games(count: int) -> None:
         counts["asked to draw"] += 1
         return await original_rendered(spec)
 
-    async def add(payload: Any, view: Any, interaction: Any, settings: Any, *,
+    async def add(payload: Any, view: Any, interaction: Any, settings: Any, tr: Any, *,
                   waiting_too: bool = True) -> Any:
         before = len(payload.files)
-        out = await original_add(payload, view, interaction, settings, waiting_too=waiting_too)
+        out = await original_add(payload, view, interaction, settings, tr,
+                                 waiting_too=waiting_too)
         counts["moves"] += not waiting_too  # the answer to a move, once per move
         counts["kept"] += out.keep_files
         counts["asked"] += 1

@@ -37,7 +37,7 @@ from bot.session_state import (
     server_turn_timeout,
 )
 from bot.store import SeatResult, Store
-from game import Action, Event, EventKind, Game, PlayerView, player_view, rng
+from game import Action, Event, EventKind, Game, Phase, PlayerView, player_view, rng
 from game.errors import MalformedRecord
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,20 @@ class Session(Seating, Persistence):
                 action = Action.parse(text)
             except MalformedRecord:
                 raise NotAMove() from None
-            return await self._apply(game, seat, action)
+            events = await self._apply(game, seat, action)
+            while (forced := self._forced(seat)) is not None:  # one click per turn
+                events += await self._apply(game, seat, forced)
+            return events
+
+    def _forced(self, seat: int) -> Action | None:
+        """The only way ``seat`` can resolve the roll it just made (dice: a single possible
+        discard or take), applied with the roll: a choice of one is no choice to click."""
+        game = self.game
+        if (game is None or self.status is not Status.PLAYING or game.to_act != seat
+                or game.state.phase is not Phase.RESOLVE):
+            return None
+        legal = game.legal_actions()
+        return legal[0] if len(legal) == 1 else None
 
     async def ai_step(self) -> bool:
         """Let the AI to act choose and act; False if it is no AI's turn any more.

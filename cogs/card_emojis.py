@@ -1,9 +1,14 @@
 """Card faces as the application's own emojis, so the table shows cards drawn, not spelled.
 
 At start-up the bot lists its application emojis and uploads the faces it lacks, once
-(they are the application's, across every server and restart; never per game). Until
-that is done, or where an upload fails, the table keeps the emoji text of cogs.cards. In
-a cluster only the process that syncs the commands uploads; the others use what exists.
+(they are the application's, across every server and restart; never per game). Players
+see one style of face: the bot waits for that (up to :data:`READY_WAIT`) before it
+connects to the gateway, so the first table and hand of the process already use the
+emojis; the faces are switched on all at once, never one by one, so no message mixes
+emoji faces with text faces. Should the upload take longer (a first start under rate
+limits), the messages keep the emoji text of cogs.cards until it is done, then switch
+together; where an upload fails, the text stays. In a cluster only the process that
+syncs the commands uploads; the others use what exists (all of it, or none).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "lama_"
 SIGNS = {"/": "_", "*": "s", "+": "p"}
+READY_WAIT = 60.0  # seconds the bot's start waits for its card emojis
 
 
 def emoji_name(card: Card) -> str:
@@ -42,8 +48,16 @@ class CardEmojis(commands.Cog):
         self.task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        if self.bot.settings.lama_card_emojis:
+        """Loaded in the bot's setup, before it connects: no command or click can come
+        while it waits for the faces (at most :data:`READY_WAIT`)."""
+        if self.bot.settings.lama_card_emojis and self.bot.application_id is not None:
+            # (no application id: not logged in, e.g. python -m bot.catalog; nothing to sync)
             self.task = asyncio.create_task(self.sync(), name="lama-card-emojis")
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), READY_WAIT)
+            except TimeoutError:
+                log.warning("card emojis not ready after %.0f s: text faces until they are",
+                            READY_WAIT)
 
     async def cog_unload(self) -> None:
         if self.task is not None:
@@ -59,6 +73,7 @@ class CardEmojis(commands.Cog):
                         exc_info=True)
             return
         made = 0
+        faces: dict[str, str] = {}
         for card in ALL_CARDS:
             name = emoji_name(card)
             emoji = have.get(name)
@@ -72,7 +87,12 @@ class CardEmojis(commands.Cog):
                     log.warning("could not upload the emoji %s", name, exc_info=True)
                     continue
                 made += 1
-            FACES[card.token] = f"<:{emoji.name}:{emoji.id}>"
+            faces[card.token] = f"<:{emoji.name}:{emoji.id}>"
+        if len(faces) < len(ALL_CARDS):  # some faces would be emojis and some text
+            log.warning("only %d of %d card emojis: cards stay text", len(faces),
+                        len(ALL_CARDS))
+            return
+        FACES.update(faces)  # all at once (no await in between): one style per message
         log.info("card emojis: %d known, %d uploaded now", len(FACES), made)
 
 

@@ -26,7 +26,7 @@ from bot.i18n import Translator
 from bot.markdown import FIELD_VALUE, clip
 from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
-from cogs.cards import FACES, plain_text
+from cogs.cards import FACES, TOKEN, chips_text, plain_text
 from cogs.render import Payload
 from game import ActionType, Card, PlayerView
 
@@ -48,11 +48,15 @@ def images_on(settings: GuildSettings, guild_id: int | None) -> bool:
     return settings.get(guild_id, IMAGES_SETTING) != "off"
 
 
-def _playable(view: PlayerView) -> tuple[str, ...] | None:
+def _playable(view: PlayerView, *kinds: ActionType) -> tuple[str, ...] | None:
+    """The tokens of the cards (tiles) ``kinds`` of moves play now; None: not their turn."""
     if not view.my_turn:
         return None
-    return tuple(sorted({a.card.token for a in view.legal
-                         if a.type in (ActionType.PLAY, ActionType.TAKE) and a.card is not None}))
+    tokens = set()
+    for a in view.legal:
+        if a.type in kinds:
+            tokens.update(t.token for t in ((a.card,) if a.card is not None else a.tiles))
+    return tuple(sorted(tokens))
 
 
 def _tokens(cards: Sequence[Card]) -> tuple[str, ...]:
@@ -61,7 +65,8 @@ def _tokens(cards: Sequence[Card]) -> tuple[str, ...]:
 
 def hand_spec(view: PlayerView) -> Spec | None:
     """What the owner's picture shows: their cards (the playable ones framed on their
-    turn) and chips, or their tiles and, on their turn, their roll; None: nothing to draw.
+    turn) and chips, or their tiles (those they may discard framed) and, on their turn,
+    their roll (the dice that let them take a row tile framed); None: nothing to draw.
 
     Another player's roll is public but not the owner's: it is not drawn, so a waiting
     hand's picture stays the same while others roll."""
@@ -70,25 +75,57 @@ def hand_spec(view: PlayerView) -> Spec | None:
         roll = tuple(view.roll or ()) if view.my_turn else ()
         if not me.tiles and not roll:
             return None
-        return ("dice", _tokens(me.tiles), _tokens(roll), _playable(view))
+        discard = _playable(view, ActionType.DISCARD) if roll else None
+        return ("dice", _tokens(me.tiles), _tokens(roll), discard or None,
+                _playable(view, ActionType.TAKE) or ())
     if not view.hand:
         return None
     chips: list[str] = []
     if view.uses_chips:
         chips = ["black"] * me.black + ["white"] * me.white + (["token"] if me.holds_token else [])
-    return ("hand", _tokens(view.hand), _playable(view), tuple(chips[:16]))
+    return ("hand", _tokens(view.hand), _playable(view, ActionType.PLAY), tuple(chips[:16]))
+
+
+def _cards(tokens: Sequence[str]) -> list[Card]:
+    return [Card.parse(t) for t in tokens]
 
 
 def render(spec: Spec) -> bytes:
     """The PNG of ``spec`` (cached by bot.pictures.compose by what it shows)."""
-    def cards(tokens: tuple[str, ...]) -> list[Card]:
-        return [Card.parse(t) for t in tokens]
+    if spec[0] == "dice":
+        _, tiles, roll, discard, take = spec
+        return dice_picture(_cards(tiles), _cards(roll),
+                            None if discard is None else _cards(discard), _cards(take))
+    _, cards, playable, chips = spec
+    return hand_picture(_cards(cards), None if playable is None else _cards(playable), chips)
 
-    kind, first, second, third = spec
-    if kind == "dice":  # tiles, roll, playable
-        return dice_picture(cards(first), cards(second), None if third is None else cards(third))
-    # cards, playable, chips
-    return hand_picture(cards(first), None if second is None else cards(second), third)
+
+def describe(tr: Translator, spec: Spec) -> str:
+    """The picture's alt text: what it shows, and only that, so a message that keeps its
+    picture across an edit (the same spec) keeps a true description."""
+    def faces(tokens: Sequence[str]) -> str:
+        return " ".join(plain_text(c) for c in _cards(tokens)) or "—"
+
+    lines = []
+    if spec[0] == "dice":
+        _, tiles, roll, discard, take = spec
+        lines.append(tr("Your tiles: {cards}", cards=faces(tiles)))
+        if roll:
+            lines.append(tr("Your roll: {dice}", dice=faces(roll)))
+        if discard:
+            lines.append(tr("Framed, you may discard: {tiles}", tiles=faces(discard)))
+        if take:
+            lines.append(tr("Framed, you may take: {tiles}", tiles=faces(take)))
+        return "\n".join(lines)
+    _, cards, playable, chips = spec
+    lines.append(tr("Your hand: {cards}", cards=faces(cards)))
+    if playable:
+        lines.append(tr("Framed, playable now: {cards}", cards=faces(playable)))
+    if chips:
+        shown = chips_text(chips.count("white"), chips.count("black")) + (
+            f" {TOKEN}" if "token" in chips else "")
+        lines.append(tr("Your chips: {chips}", chips=tr.isolate(tr.figures(shown))))
+    return "\n".join(lines)
 
 
 def hand_png(view: PlayerView) -> bytes | None:
@@ -177,10 +214,12 @@ def _file(data: bytes, name: str, alt: str) -> discord.File:
 
 
 async def add_hand_picture(payload: Payload, view: PlayerView, interaction: discord.Interaction,
-                           settings: GuildSettings, *, waiting_too: bool = True) -> Payload:
+                           settings: GuildSettings, tr: Translator, *, waiting_too: bool = True
+                           ) -> Payload:
     """``payload`` (a hand message) with its picture, when the server and Discord allow it.
 
-    The embed's text stays as it was: it is the picture's description too. With
+    The embed's text stays as it was; the picture's description says what it shows
+    (:func:`describe`, in ``tr``'s language). With
     ``waiting_too`` false (the answer to a move) the picture is drawn only if the player
     acts again: a hand waiting for others is read in text until its owner's turn, which
     halves the renders per move (each move changes the hand, so the cache cannot help).
@@ -198,12 +237,13 @@ async def add_hand_picture(payload: Payload, view: PlayerView, interaction: disc
     spec = hand_spec(view)
     if spec is None:
         return payload
-    name = file_name(spec)
+    name = file_name((tr.language, spec))  # its description is in tr's language
     if name == shown:
-        payload.keep_files = True  # the same picture: the message keeps its file
+        payload.keep_files = True  # the same picture: the message keeps its file (and the
+        # file its description, which describes the picture alone: still true)
     else:
         data = await rendered(spec)
-        payload.files = [_file(data, name, payload.embed.description or "")]
+        payload.files = [_file(data, name, describe(tr, spec))]
     payload.embed.set_image(url=f"attachment://{name}")
     interaction.extras[SHOWN] = name
     return payload

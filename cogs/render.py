@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,10 +10,10 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator
-from bot.markdown import BUTTON_LABEL, FIELD_VALUE, SELECT_LABEL, SELECT_PLACEHOLDER, clip
-from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, act_custom_id, custom_id
+from bot.markdown import BUTTON_LABEL, FIELD_VALUE, clip
+from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
-from game import Action, ActionType, Card, Event, Phase, PlayerView
+from game import Card, Event, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
 MAX_ROW_BUTTONS = 5
@@ -284,126 +283,3 @@ def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None
     if len(_LOG_LINES) > LOG_LINES_KEPT:  # the oldest goes (dicts keep insertion order)
         del _LOG_LINES[next(iter(_LOG_LINES))]
     return line
-
-
-# ---- a player's hand -----------------------------------------------------------------
-
-
-def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
-    kind = action.type
-    if kind is ActionType.PLAY and action.card is not None:
-        n = counts[action.card]
-        card = short_label(action.card)
-        return tr("Play {card}", card=card) if n < 2 else tr("Play {card} (×{n})", card=card, n=n)
-    if kind is ActionType.TAKE and action.card is not None:
-        return tr("Take {tile}", tile=short_label(action.card))
-    if kind is ActionType.DISCARD:
-        return tr("Discard {tiles}", tiles=" ".join(short_label(t) for t in action.tiles))
-    return {
-        ActionType.DRAW: tr("Draw"),
-        ActionType.QUIT: tr("Quit"),
-        ActionType.SKIP: tr("Skip (give back the token)"),
-        ActionType.PASS: tr("Pass (keep it)"),
-        ActionType.STOP: tr("Stop the round"),
-        ActionType.ROLL: tr("Roll the dice"),
-    }.get(kind, str(action))
-
-
-STYLES = {
-    ActionType.PLAY: SUCCESS,
-    ActionType.DISCARD: SUCCESS,
-    ActionType.TAKE: SUCCESS,
-    ActionType.DRAW: PRIMARY,
-    ActionType.ROLL: PRIMARY,
-    ActionType.QUIT: DANGER,
-    ActionType.STOP: DANGER,
-}
-
-
-def action_components(tr: Translator, view: PlayerView, game: str, version: int) -> Components:
-    """One button per legal action; selects for a Kadabra 1's recipient and long discard lists."""
-    counts = Counter(view.hand if view.seats[view.me or 0].tiles is None else
-                     view.seats[view.me or 0].tiles or ())
-    gifts = [a for a in view.legal if a.type is ActionType.PLAY and a.give_to is not None]
-    discards = [a for a in view.legal if a.type is ActionType.DISCARD]
-    as_select = len(discards) > SELECT_THRESHOLD
-    buttons = [a for a in view.legal if a not in gifts and not (as_select and a in discards)]
-    selects: list[dict[str, Any]] = []
-    if gifts:
-        options = [(clip(tr.plain(view.seats[a.give_to].name), SELECT_LABEL), str(a))
-                   for a in gifts if a.give_to is not None]
-        card = short_label(gifts[0].card) if gifts[0].card else "1"
-        placeholder = clip(tr("Play {card} and give a chip to…", card=card), SELECT_PLACEHOLDER)
-        selects.append(select(custom_id("pick", game, version, "gift"), options, placeholder))
-    if as_select:
-        options = [(clip(action_label(tr, a, counts), SELECT_LABEL), str(a))
-                   for a in discards[:25]]
-        selects.append(select(custom_id("pick", game, version, "discard"), options,
-                              clip(tr("Discard…"), SELECT_PLACEHOLDER)))
-    quits = [a for a in buttons if a.type is ActionType.QUIT]
-    buttons = [a for a in buttons if a.type is not ActionType.QUIT]
-    room = (MAX_ROWS - len(selects) - (1 if quits else 0)) * MAX_ROW_BUTTONS
-    items = [button(act_custom_id(game, version, str(a)),
-                    clip(action_label(tr, a, counts), BUTTON_LABEL),
-                    STYLES.get(a.type, SECONDARY)) for a in buttons[:room]]
-    rows = [items[i:i + MAX_ROW_BUTTONS] for i in range(0, len(items), MAX_ROW_BUTTONS)]
-    if quits:  # apart from the playing buttons, below them; it asks first (cogs/table.py)
-        rows.append([button(custom_id("ask", game, version, "quit"),
-                            clip(tr("Quit"), BUTTON_LABEL))])
-    rows += [[item] for item in selects]
-    return Components(rows)
-
-
-def quit_confirmation(tr: Translator, view: PlayerView, game: str, version: int) -> Payload:
-    """The hand asks before Quit (it ends the player's round): Yes, or back to the hand."""
-    payload = hand_message(tr, view, game, version,
-                           tr("**Quit?** It ends your round: what you hold counts."))
-    quit_action = next((a for a in view.legal if a.type is ActionType.QUIT), None)
-    row = []
-    if quit_action is not None and view.my_turn:
-        row.append(button(act_custom_id(game, version, str(quit_action)),
-                          clip(tr("Yes, quit"), BUTTON_LABEL), DANGER))
-    row.append(button(custom_id("ask", game, version, "back"), clip(tr("Back"), BUTTON_LABEL)))
-    payload.view = Components([row])
-    return payload
-
-
-def hand_message(
-    tr: Translator, view: PlayerView, game: str, version: int, note: str | None = None
-) -> Payload:
-    """The ephemeral hand of ``view.me``: their cards, the table, their legal actions."""
-    me = view.seats[view.me or 0]
-    embed = discord.Embed(title=tr("{name}, your hand", name=tr.name(me.name)), colour=COLOUR)
-    lines = []
-    if note:
-        lines += [note, ""]
-    if me.tiles is not None:
-        lines.append(tr("Your tiles: {cards}", cards=cards_text(me.tiles)))
-        if view.row is not None:
-            lines.append(tr("Llama row: {tiles}", tiles=cards_text(view.row)))
-        if view.roll is not None and view.my_turn:
-            lines.append(tr("Your roll: {dice}", dice=cards_text(view.roll)))
-        elif view.roll is not None and view.to_act is not None:
-            roller = tr.name(view.seats[view.to_act].name)
-            lines.append(tr("{name}'s roll: {dice}", name=roller, dice=cards_text(view.roll)))
-    else:
-        lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
-        if view.top is not None:
-            lines.append(tr("Top card: {card}", card=card_text(view.top)))
-    if view.drawn is not None:
-        lines.append(tr("You drew {card}: play it or keep it.", card=card_text(view.drawn)))
-    if view.finished:
-        lines.append(tr("The game is over."))
-    elif view.my_turn:
-        lines.append(tr("**Your turn.**"))
-    elif view.to_act is not None:
-        lines.append(tr("Waiting for {name}.", name=tr.name(view.seats[view.to_act].name)))
-    if view.phase is Phase.PLAY and view.my_turn and view.hand and view.top is not None:
-        playable = {a.card for a in view.legal if a.type is ActionType.PLAY}
-        held = [c for c in view.hand if c not in playable]
-        if held:
-            lines.append(tr("Not playable now: {cards}", cards=cards_text(held)))
-    embed.description = "\n".join(lines)
-    components = (action_components(tr, view, game, version) if view.my_turn
-                  else Components())
-    return Payload(embed=embed, view=components)

@@ -19,13 +19,15 @@ from bot.sessions import Session
 from bot.takeover import take_back
 from cogs.cards import event_text
 from cogs.common import place
+from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
 from cogs.hands import LiveHands
+from cogs.legend import Explained
 from cogs.pictures import add_hand_picture
 from cogs.posts import Posts
-from cogs.render import Payload, hand_message, quit_confirmation
+from cogs.render import Payload
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
-from game import PlayerView
+from game import Phase, PlayerView
 
 if TYPE_CHECKING:
     from bot.client import LamaBot
@@ -45,6 +47,7 @@ class Table(commands.Cog):
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
         self.hands = LiveHands(bot.sessions.clock)
+        self.explained = Explained()
         self.posts = Posts(bot)
 
     async def cog_load(self) -> None:
@@ -128,6 +131,9 @@ class Table(commands.Cog):
         seat = session.require_seat(interaction.user.id)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
+        if action == "roll" and session.view(seat).phase is not Phase.RESOLVE:
+            # the roll was resolved with it (its only choice): the hand says how
+            private = [e for e in events if e.private_to == seat or e.seat == seat]
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
         async with self.answering(interaction.user.id):
             payload, view = self.render_hand(interaction, session, seat, note)
@@ -160,10 +166,12 @@ class Table(commands.Cog):
     def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
     ) -> tuple[Payload, PlayerView]:
-        """A player's hand in their language, and the view it shows."""
+        """A player's hand in their language, and the view it shows; the symbols it shows
+        for the first time in this game are explained (cogs/legend.py)."""
         view = session.view(seat)
+        legend = self.explained.new(session.game_id, interaction.user.id, symbols_shown(view))
         return hand_message(user_tr(interaction), view, session.short_id, session.version,
-                            note), view
+                            note, legend), view
 
     def opened(self, interaction: discord.Interaction, session: Session, seat: int,
                view: PlayerView) -> None:
@@ -203,7 +211,8 @@ class Table(commands.Cog):
                        payload: Payload, waiting_too: bool = True) -> Payload:
         """The hand with its picture (cogs.pictures), where the server and Discord allow it."""
         return await add_hand_picture(payload, session.view(seat), interaction,
-                                      self.bot.sessions.guild_settings, waiting_too=waiting_too)
+                                      self.bot.sessions.guild_settings, user_tr(interaction),
+                                      waiting_too=waiting_too)
 
 
 

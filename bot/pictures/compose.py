@@ -111,12 +111,13 @@ def hand_picture(cards: Sequence[Card], playable: Sequence[Card] | None = None,
 
 @lru_cache(maxsize=1024)
 def _dice_png(tiles: tuple[str, ...], roll: tuple[str, ...], playable: frozenset[str] | None,
-              ) -> bytes:
+              matching: frozenset[str]) -> bytes:
     rows = []
     if tiles:
-        rows.append(_grid([die_tile(Card.parse(t)) for t in tiles]))
-    if roll:
-        rows.append(_grid([die_tile(c, _mark(c, playable)) for c in map(Card.parse, roll)]))
+        rows.append(_grid([die_tile(c, _mark(c, playable)) for c in map(Card.parse, tiles)]))
+    if roll:  # never veiled: every die of the roll counts; those that let you take, framed
+        rows.append(_grid([die_tile(c, Mark.PLAYABLE if c.token in matching else Mark.NONE)
+                           for c in map(Card.parse, roll)]))
     if not rows:
         return png(canvas((DIE, DIE)))
     width = max(r.width for r in rows)
@@ -129,10 +130,14 @@ def _dice_png(tiles: tuple[str, ...], roll: tuple[str, ...], playable: frozenset
 
 
 def dice_picture(tiles: Sequence[Card], roll: Sequence[Card] = (),
-                 playable: Sequence[Card] | None = None) -> bytes:
-    """Your face-up tiles, and below them your roll (playable dice framed)."""
+                 playable: Sequence[Card] | None = None, matching: Sequence[Card] = ()) -> bytes:
+    """Your face-up tiles, and below them your roll. With ``playable`` (the tiles you may
+    discard now), those tiles are framed and the rest veiled, as a hand's cards are; the
+    dice of ``matching`` (those that let you take a row tile) are framed; the roll is
+    never veiled."""
     marks = None if playable is None else frozenset(c.token for c in playable)
-    return _dice_png(tuple(c.token for c in tiles), tuple(c.token for c in roll), marks)
+    return _dice_png(tuple(c.token for c in tiles), tuple(c.token for c in roll), marks,
+                     frozenset(c.token for c in matching))
 
 
 def emoji_picture(card: Card, die: bool = False) -> bytes:

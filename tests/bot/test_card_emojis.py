@@ -64,3 +64,30 @@ async def test_faces_are_uploaded_once_across_a_restart(tmp_path: Path) -> None:
         assert len(uploads(fake)) == len(ALL_CARDS), "nothing uploaded a second time"
         assert len(fake.emojis) == len(ALL_CARDS)
         assert not fake.failures and not fake.refusals and not fake.lint
+
+
+TEXT_FACE = re.compile(r"[🔴🟠🟡🟢🔵🟣]\d")
+
+
+async def test_the_first_table_and_hand_use_one_style_of_face(tmp_path: Path) -> None:
+    """A first start uploads the faces; the bot serves only once they are ready, so the first
+    table and hand already show them, and no message mixes emoji faces and text faces."""
+    settings = make_settings(tmp_path, lama_card_emojis=True)
+    async with FakeDiscord() as fake:
+        fake.delay("POST", "/applications/*/emojis", 0.1)  # a slow first upload
+        guild = fake.add_guild("Lama Club")
+        table = guild.add_text_channel("lama")
+        ana, ben = guild.add_member("ana"), guild.add_member("ben")
+        bot = create_bot(settings)
+        async with fake.run(bot):
+            lobby = (await ana.slash(table, "lama start")).message  # no wait for the uploads
+            assert lobby is not None
+            await ben.click(lobby, "Join")
+            await ana.click(lobby, "Start")
+            first = await table.wait_for_message(lambda m: "Top card" in m.text)
+            hand = (await ana.click(first, "My hand")).message
+            assert hand is not None
+            for message in (first, hand):
+                assert FACE.search(message.text), message.text
+                assert not TEXT_FACE.search(message.text), message.text
+        assert not fake.failures and not fake.refusals

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.i18n import translator
-from cogs.render import hand_message
+from cogs.hand_view import hand_message
 from game import Game, Phase, player_view
 
 

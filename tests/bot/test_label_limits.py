@@ -6,7 +6,7 @@ import random
 
 from bot.i18n import translator
 from bot.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER
-from cogs.render import action_components
+from cogs.hand_view import action_components
 from game import ActionType, Game, player_view
 from tests.bot.conftest import World
 
