@@ -2,7 +2,8 @@
 the bot until stopped (SIGTERM or Ctrl-C stop it cleanly). The shard options let several
 processes share the bot (``python -m bot.cluster`` starts them).
 
-``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``). Without a token
+``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``); ``python -m bot
+backup FILE`` copies the live SQLite store to FILE (bot/backup.py). Without a token
 the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
 run by a person at a terminal starts the sandbox then, so that a service whose ``.env`` lost
 its token never turns into a silent local sandbox.
@@ -113,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sandbox import main as sandbox
 
         return sandbox(args[1:])
+    if args[:1] == ["backup"]:
+        from bot.backup import main as backup
+
+        return backup(args[1:])
     overrides, or_sandbox = parse_args(args)
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
