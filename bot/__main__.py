@@ -23,8 +23,8 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.client import LamaBot
+from bot.logs import setup_logging
 from bot.loop import freeze_startup_heap, run_loop
-from bot.redact import redact_handlers
 from bot.settings import Settings, point_at
 from bot.store import StoreError
 
@@ -127,13 +127,9 @@ def main(argv: list[str] | None = None) -> int:
             for e in exc.errors())
         sys.stderr.write(f"Invalid settings: {problems}\n")
         return 2
-    logging.basicConfig(
-        level=settings.lama_log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    token = settings.token  # redacted from every line, as interaction tokens (bot/redact.py)
+    setup_logging(settings.lama_log_level, settings.lama_log_format, [token] if token else [])
     logging.getLogger("discord.client").addFilter(_not_about_voice)
-    token = settings.token
-    redact_handlers([token] if token else [])  # interaction tokens and ours (bot/redact.py)
     if token is None and or_sandbox and at_a_terminal():
         from bot.sandbox import main as sandbox
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 import yarl
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -26,6 +28,7 @@ class Settings(BaseSettings):
     lama_ping_delay: float = Field(default=10.0, ge=0)  # a human's turn waits this long: ping
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
+    lama_log_format: Literal["text", "json"] = "text"  # json: one object per line (bot/logs.py)
     lama_guild_ready_timeout: float = Field(default=2.0, ge=0)
     lama_card_emojis: bool = True  # card faces as the application's emojis (cogs.card_emojis)
     # several processes (bot/cluster.py): the shards this one connects, and whether it syncs
