@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
+from contextlib import AbstractAsyncContextManager
 
 import aiohttp
 import discord
@@ -25,7 +27,7 @@ from bot.app import create_bot
 from bot.client import LamaBot
 from bot.logs import setup_logging
 from bot.loop import freeze_startup_heap, run_loop
-from bot.settings import Settings, point_at
+from bot.settings import Settings, Unusable, point_at
 from bot.store import StoreError
 
 log = logging.getLogger("bot")
@@ -55,13 +57,22 @@ async def run(settings: Settings, token: str) -> None:
         stopping.append(asyncio.ensure_future(bot.close()))
 
     loop.add_signal_handler(signal.SIGTERM, stop)
-    async with bot:
+    async with bot, observed(bot, settings):
         await bot.store.open()  # a bad database file is reported before contacting Discord
         freezing = asyncio.create_task(freeze_when_ready(bot))
         try:
             await bot.start(token)
         finally:
             freezing.cancel()
+
+
+def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[object]:
+    """Health and metrics served while the bot runs, when ``LAMA_METRICS_ADDR`` asks."""
+    if settings.lama_metrics_addr is None:
+        return contextlib.nullcontext()
+    from bot.metrics import serving_metrics
+
+    return serving_metrics(bot, settings.lama_metrics_addr)
 
 
 async def freeze_when_ready(bot: LamaBot) -> None:
@@ -144,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN + "\n")
         return 3  # bot.cluster does not restart a process whose token Discord refused
-    except StoreError as exc:
+    except (StoreError, Unusable) as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
     except (TimeoutError, aiohttp.ClientError, OSError) as exc:

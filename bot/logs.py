@@ -32,6 +32,8 @@ FORMATS = ("text", "json")
 
 _about: contextvars.ContextVar[tuple[int | None, int | None]] = contextvars.ContextVar(
     "lama_log_about", default=(None, None))
+_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "lama_command_started", default=None)
 _TASK_CHANNEL = re.compile(r"lama-(?:ai|timer)-(\d+)")
 _games: Callable[[int], str | None] = lambda _channel: None  # noqa: E731
 
@@ -49,11 +51,18 @@ def follow_games(game_of: Callable[[int], str | None]) -> None:
 
 class ContextTree(app_commands.CommandTree):  # type: ignore[type-arg]
     """discord.py's command tree, noting the guild and channel of each command it runs (in
-    the task that runs it) for the log lines written while answering it."""
+    the task that runs it) for the log lines written while answering it, and when it
+    began (for the metrics)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         about(interaction.guild_id, interaction.channel_id)
+        _started.set(time.perf_counter())  # (bot/metrics.py times the answer from here)
         return True
+
+
+def command_started() -> float | None:
+    """When the command this task answers began (``time.perf_counter``), if it is one."""
+    return _started.get()
 
 
 def _ids(record: logging.LogRecord) -> dict[str, object]:

@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     lama_shard_ids: str | None = None
     lama_sync_commands: bool = True
     lama_identify_window: float = Field(default=5.0, ge=0)
+    # health and metrics over HTTP (bot/metrics.py), e.g. 127.0.0.1:9108; unset: off
+    lama_metrics_addr: str | None = None
+
+    @field_validator("lama_metrics_addr")
+    @classmethod
+    def _metrics_addr(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_addr(value)
+        return value
 
     @field_validator("lama_shard_ids")
     @classmethod
@@ -71,6 +80,18 @@ class Settings(BaseSettings):
             return None
         value = self.discord_token.get_secret_value().strip()
         return value or None
+
+
+class Unusable(RuntimeError):
+    """A setting that validated but cannot be used at start (a port already taken)."""
+
+
+def parse_addr(value: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:9108`` for IPv6); ValueError when it is not one."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError("use host:port, e.g. 127.0.0.1:9108")
+    return host.strip("[]"), int(port)
 
 
 def point_at(url: str) -> None:
