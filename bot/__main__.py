@@ -2,7 +2,8 @@
 the bot until stopped (SIGTERM or Ctrl-C stop it cleanly). The shard options let several
 processes share the bot (``python -m bot.cluster`` starts them).
 
-``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``). Without a token
+``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``); ``python -m bot
+backup FILE`` copies the live SQLite store to FILE (bot/backup.py). Without a token
 the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
 run by a person at a terminal starts the sandbox then, so that a service whose ``.env`` lost
 its token never turns into a silent local sandbox.
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
+from contextlib import AbstractAsyncContextManager
 
 import aiohttp
 import discord
@@ -22,9 +25,9 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.client import LamaBot
+from bot.logs import setup_logging
 from bot.loop import freeze_startup_heap, run_loop
-from bot.redact import redact_handlers
-from bot.settings import Settings, point_at
+from bot.settings import Settings, Unusable, point_at
 from bot.store import StoreError
 
 log = logging.getLogger("bot")
@@ -54,13 +57,22 @@ async def run(settings: Settings, token: str) -> None:
         stopping.append(asyncio.ensure_future(bot.close()))
 
     loop.add_signal_handler(signal.SIGTERM, stop)
-    async with bot:
+    async with bot, observed(bot, settings):
         await bot.store.open()  # a bad database file is reported before contacting Discord
         freezing = asyncio.create_task(freeze_when_ready(bot))
         try:
             await bot.start(token)
         finally:
             freezing.cancel()
+
+
+def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[object]:
+    """Health and metrics served while the bot runs, when ``LAMA_METRICS_ADDR`` asks."""
+    if settings.lama_metrics_addr is None:
+        return contextlib.nullcontext()
+    from bot.metrics import serving_metrics
+
+    return serving_metrics(bot, settings.lama_metrics_addr)
 
 
 async def freeze_when_ready(bot: LamaBot) -> None:
@@ -117,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sandbox import main as sandbox
 
         return sandbox(args[1:])
+    if args[:1] == ["backup"]:
+        from bot.backup import main as backup
+
+        return backup(args[1:])
     overrides, or_sandbox = parse_args(args)
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
@@ -126,13 +142,9 @@ def main(argv: list[str] | None = None) -> int:
             for e in exc.errors())
         sys.stderr.write(f"Invalid settings: {problems}\n")
         return 2
-    logging.basicConfig(
-        level=settings.lama_log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    token = settings.token  # redacted from every line, as interaction tokens (bot/redact.py)
+    setup_logging(settings.lama_log_level, settings.lama_log_format, [token] if token else [])
     logging.getLogger("discord.client").addFilter(_not_about_voice)
-    token = settings.token
-    redact_handlers([token] if token else [])  # interaction tokens and ours (bot/redact.py)
     if token is None and or_sandbox and at_a_terminal():
         from bot.sandbox import main as sandbox
 
@@ -147,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN + "\n")
         return 3  # bot.cluster does not restart a process whose token Discord refused
-    except StoreError as exc:
+    except (StoreError, Unusable) as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
     except (TimeoutError, aiohttp.ClientError, OSError) as exc:

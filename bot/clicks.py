@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.errors import ForgedClick
+from bot.logs import about
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class Clicks:
         if found is None:
             return  # not ours
         clicked, match = found
+        about(interaction.guild_id, interaction.channel_id)  # for the log lines (bot/logs.py)
         task = asyncio.current_task()
         if task is not None:
             self.running.add(task)

@@ -27,6 +27,7 @@ from bot.command_i18n import command_payloads
 from bot.command_i18n import install as install_command_translations
 from bot.guild_settings import IMAGES_SETTING
 from bot.i18n import LANGUAGE_SETTING
+from bot.logs import ContextTree, follow_games
 from bot.policies import make_sessions
 from bot.restore import restore_sessions, resume
 from bot.settings import Settings
@@ -81,6 +82,7 @@ class LamaBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_plan.count,
             shard_ids=list(settings.shard_plan.ids) if settings.shard_plan.ids else None,
+            tree_cls=ContextTree,  # notes each command's guild and channel for the logs
         )
         self.settings = settings
         self.shard_plan = settings.shard_plan
@@ -92,6 +94,7 @@ class LamaBot(commands.AutoShardedBot):
                                       ai_workers=settings.lama_ai_workers,
                                       ping_delay=settings.lama_ping_delay)
         self.wiring = wiring or Wiring()
+        follow_games(lambda channel: getattr(self.sessions.get(channel), "game_id", None))
         self.clicks = Clicks(self.wiring.dynamic_items, self.wiring.on_error)
         # clicks come through the public 'interaction' event; the items are not given to
         # discord.py (add_dynamic_items), so it does nothing else with them

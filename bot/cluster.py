@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
+from bot.logs import setup_logging
 from bot.redact import redact_handlers
 from bot.settings import Settings
 from bot.shards import IDENTIFY_WINDOW, format_shard_ids, split_shards
@@ -229,8 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stable-after", type=float, default=60.0,
                         help="a process that ran this long restarts at once")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("LAMA_LOG_LEVEL", "INFO").upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(os.environ.get("LAMA_LOG_LEVEL", "INFO"),
+                  os.environ.get("LAMA_LOG_FORMAT", "text").strip().lower())
     try:
         settings = Settings()
         redact_handlers([settings.token] if settings.token else [])

@@ -64,9 +64,13 @@ class Redact(logging.Filter):
 
 
 def redact_handlers(secrets: Iterable[str] = (), logger: logging.Logger | None = None) -> None:
-    """Put :class:`Redact` on every handler of ``logger`` (the root logger by default)."""
+    """Put :class:`Redact` on every handler of ``logger`` (the root logger by default); one
+    already there learns ``secrets`` too."""
     target = logger or logging.getLogger()
-    secrets = tuple(secrets)
+    secrets = tuple(s for s in secrets if s)
     for handler in target.handlers:
-        if not any(isinstance(f, Redact) for f in handler.filters):
+        present = [f for f in handler.filters if isinstance(f, Redact)]
+        for found in present:
+            found.secrets = (*found.secrets, *(s for s in secrets if s not in found.secrets))
+        if not present:
             handler.addFilter(Redact(secrets))

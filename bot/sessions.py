@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -310,6 +310,10 @@ class Sessions:
         if session is None:
             raise NoGame()
         return session
+
+    def __iter__(self) -> Iterator[Session]:
+        """Every session served (a copy: sessions may open or end meanwhile)."""
+        return iter(list(self._by_channel.values()))
 
     def __len__(self) -> int:
         return len(self._by_channel)

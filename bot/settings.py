@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 import yarl
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -26,6 +28,7 @@ class Settings(BaseSettings):
     lama_ping_delay: float = Field(default=10.0, ge=0)  # a human's turn waits this long: ping
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
+    lama_log_format: Literal["text", "json"] = "text"  # json: one object per line (bot/logs.py)
     lama_guild_ready_timeout: float = Field(default=2.0, ge=0)
     lama_card_emojis: bool = True  # card faces as the application's emojis (cogs.card_emojis)
     # several processes (bot/cluster.py): the shards this one connects, and whether it syncs
@@ -37,6 +40,15 @@ class Settings(BaseSettings):
     lama_privacy_contact: str | None = None  # shown by /lama privacy
     lama_guild_grace_days: float = Field(default=30.0, ge=0)  # a server left: its data goes
     lama_game_retention_days: float | None = Field(default=None, gt=0)  # None: games kept
+    # health and metrics over HTTP (bot/metrics.py), e.g. 127.0.0.1:9108; unset: off
+    lama_metrics_addr: str | None = None
+
+    @field_validator("lama_metrics_addr")
+    @classmethod
+    def _metrics_addr(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_addr(value)
+        return value
 
     @field_validator("lama_shard_ids")
     @classmethod
@@ -72,6 +84,18 @@ class Settings(BaseSettings):
             return None
         value = self.discord_token.get_secret_value().strip()
         return value or None
+
+
+class Unusable(RuntimeError):
+    """A setting that validated but cannot be used at start (a port already taken)."""
+
+
+def parse_addr(value: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:9108`` for IPv6); ValueError when it is not one."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError("use host:port, e.g. 127.0.0.1:9108")
+    return host.strip("[]"), int(port)
 
 
 def point_at(url: str) -> None:

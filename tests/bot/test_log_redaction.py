@@ -3,6 +3,7 @@ webhook URLs, yet no interaction's token (nor the bot's) reaches the log; the id
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 from pathlib import Path
@@ -19,7 +20,8 @@ TURNS = 4
 
 
 @pytest.mark.slow  # runs python -m bot and plays part of a game
-async def test_no_token_in_a_debug_log(tmp_path: Path) -> None:
+@pytest.mark.parametrize("log_format", ["text", "json"])
+async def test_no_token_in_a_debug_log(tmp_path: Path, log_format: str) -> None:
     log = tmp_path / "bot.log"
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Lama Club")
@@ -28,7 +30,8 @@ async def test_no_token_in_a_debug_log(tmp_path: Path) -> None:
         env = bot_env(tmp_path, DISCORD_TOKEN=fake.token, LAMA_LOG_LEVEL="DEBUG",
                       LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}", LAMA_AI_DELAY="0",
                       LAMA_SEED="redact", LAMA_GUILD_READY_TIMEOUT="0.05",
-                      LAMA_IDENTIFY_WINDOW="0", LAMA_CARD_EMOJIS="0")
+                      LAMA_IDENTIFY_WINDOW="0", LAMA_CARD_EMOJIS="0",
+                      LAMA_LOG_FORMAT=log_format)
         with log.open("wb") as err:
             bot = await forkserver.start("-m", "bot", cwd=tmp_path, env=env,
                                          stdout=forkserver.DEVNULL, stderr=err)
@@ -56,6 +59,19 @@ async def test_no_token_in_a_debug_log(tmp_path: Path) -> None:
     assert fake.token not in text
     missing = [i for i in fake.interactions if str(i) not in text]
     assert not missing, "every interaction's id stays in the log"
+    if log_format == "json":
+        json_lines(text, guild.id, channel.id)
+
+
+def json_lines(text: str, guild_id: int, channel_id: int) -> None:
+    """Every line one JSON object with the fields a shipper reads; lines written while
+    answering in the game's channel name its guild, channel and game."""
+    entries = [json.loads(line) for line in text.splitlines()]
+    assert entries and all({"time", "level", "logger", "message"} <= e.keys() for e in entries)
+    about = [e for e in entries if e.get("channel_id") == channel_id]
+    assert about, "some lines say which channel they are about"
+    assert all(e.get("guild_id") in (None, guild_id) for e in about)
+    assert any(e.get("guild_id") == guild_id and e.get("game_id") for e in about)
 
 
 def test_a_traceback_and_a_bot_token_are_redacted_too() -> None:
@@ -81,3 +97,36 @@ def test_a_traceback_and_a_bot_token_are_redacted_too() -> None:
     out = "\n".join(written)
     assert token not in out and "aW50ZXJhY3Rpb24" not in out
     assert "/webhooks/123/<token>/messages" in out and "'id': '42'" in out
+
+
+def test_a_json_line_is_redacted_and_keeps_only_its_fields() -> None:
+    """The JSON formatter behind :class:`Redact`: the message and traceback cleaned before
+    they are encoded, the ids given as ``extra`` kept, any other ``extra`` left out."""
+    from bot.logs import JsonFormatter
+
+    token = "MTA5ODc2NTQzMjEwOTg3NjU0.GabcDE.abcdefghijklmnopqrstuvwxyz0123"
+    stream = logging.Handler()
+    stream.addFilter(Redact([token]))
+    stream.setFormatter(JsonFormatter())
+    written: list[str] = []
+    stream.emit = lambda record: written.append(stream.format(record))  # type: ignore[method-assign]
+    logger = logging.getLogger("tests.redact.json")
+    logger.addHandler(stream)
+    logger.propagate = False
+    try:
+        try:
+            raise RuntimeError("POST /interactions/9/aW50ZXJhY3Rpb24xyz/callback failed")
+        except RuntimeError:
+            logger.exception("with Bot %s", token, extra={
+                "guild_id": 1, "channel_id": 2, "game_id": "g", "secret": "aW50ZXJhY3Rpb24"})
+    finally:
+        logger.removeHandler(stream)
+        logger.propagate = True
+    assert len(written) == 1 and "\n" not in written[0]
+    entry = json.loads(written[0])
+    assert token not in written[0] and "aW50ZXJhY3Rpb24" not in written[0]
+    assert entry["message"] == f"with Bot {HIDDEN}"
+    assert "/interactions/9/<token>/callback" in entry["exception"]
+    assert (entry["guild_id"], entry["channel_id"], entry["game_id"]) == (1, 2, "g")
+    assert entry["level"] == "ERROR" and entry["logger"] == "tests.redact.json"
+    assert entry["time"].endswith("Z") and "secret" not in entry

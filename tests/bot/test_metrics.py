@@ -1,0 +1,85 @@
+"""``/healthz`` and ``/metrics`` (bot/metrics.py) scraped while a game is played through the
+fake Discord: the values move, labels carry no ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+import prometheus_client
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import create_bot
+from bot.metrics import METRIC_NAMES, serving_metrics
+from fakediscord import FakeDiscord
+from tests.bot.conftest import make_settings
+from tests.bot.test_restart import Table, take_turn
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+async def scrape(port: int) -> tuple[Samples, str]:
+    async with aiohttp.ClientSession() as http, \
+            http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+        assert answer.status == 200
+        text = await answer.text()
+    samples: Samples = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return samples, text
+
+
+async def health(port: int) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, \
+            http.get(f"http://127.0.0.1:{port}/healthz") as answer:
+        return answer.status, await answer.text()
+
+
+def total(samples: Samples, name: str, **labels: str) -> float:
+    return sum(v for (n, ls), v in samples.items()
+               if n == name and all((k, v2) in ls for k, v2 in labels.items()))
+
+
+async def test_health_and_metrics_move_with_a_game(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, lama_metrics_addr="127.0.0.1:0")
+    async with FakeDiscord() as fake:
+        club = Table(fake, settings)
+        bot = create_bot(settings)
+        async with serving_metrics(bot, "127.0.0.1:0") as metrics:
+            assert metrics.port
+            status, reasons = await health(metrics.port)
+            assert status == 503 and "gateway: not ready" in reasons  # not started yet
+            async with fake.run(bot):
+                status, reasons = await health(metrics.port)
+                assert (status, reasons) == (200, "ok\n")
+                before, _ = await scrape(metrics.port)
+                await club.start_game(ai=True)
+                for _ in range(3):
+                    assert await take_turn(fake, club.channel, club.members) is not None
+                during, text = await scrape(metrics.port)
+                assert (await health(metrics.port))[0] == 200
+                await club.ana.slash(club.channel, "lama stop")
+                await fake.notifier.wait_for(
+                    lambda: True if bot.sessions.get(club.channel.id) is None else None, 30,
+                    "the game to end")
+                after, _ = await scrape(metrics.port)
+    for name in METRIC_NAMES:
+        assert f"# HELP {name} " in text, name
+    assert total(during, "lama_games_running", variant="classic") == 1
+    assert total(after, "lama_games_running") == 0
+    assert total(after, "lama_games_finished_total", variant="classic", status="abandoned") == 1
+    clicks = "lama_interaction_seconds_count"
+    assert total(during, clicks, kind="component") >= total(before, clicks, kind="component") + 6
+    assert total(during, clicks, kind="command") >= 1  # /lama start
+    assert total(during, "lama_store_transaction_seconds_count") > total(
+        before, "lama_store_transaction_seconds_count")
+    assert total(during, "lama_ai_think_seconds_count") >= 1
+    assert total(during, "lama_rest_requests_total") > total(before, "lama_rest_requests_total")
+    assert total(during, "lama_rest_requests_total",
+                 route="/channels/{channel_id}/messages/{message_id}") >= 1
+    ids = {str(club.channel.id), str(club.guild.id), str(club.ana.id)}
+    labels = {value for (_, pairs) in during for _, value in pairs}
+    assert not labels & ids, "no id is a label"
+    assert not [f.name for f in prometheus_client.REGISTRY.collect()
+                if f.name.startswith("lama_")], "the global registry stays empty"
