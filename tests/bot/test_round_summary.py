@@ -176,14 +176,23 @@ def following(moves: list[Action]) -> Callable[[Member, Message], tuple[str, str
     """A chooser for tests.bot.helpers.play_out that clicks ``moves`` in order."""
     left = list(moves)
 
-    def choose(member: Member, hand: Message) -> tuple[str, str | None]:
-        if not left:
-            return first_button(member, hand)
-        text = str(left.pop(0))
+    def offered(hand: Message, text: str) -> tuple[str, str | None] | None:
         for select in hand.selects:
             if any(o.value == text for o in select.options):
                 return select.custom_id, text
-        return next(b.custom_id for b in hand.buttons if b.custom_id.endswith(":" + text)), None
+        return next(((b.custom_id, None) for b in hand.buttons
+                     if b.custom_id.endswith(":" + text)), None)
+
+    def choose(member: Member, hand: Message) -> tuple[str, str | None]:
+        while left:
+            action = left.pop(0)
+            click = offered(hand, str(action))
+            if click is not None:
+                return click
+            # a roll's only possible resolution is applied with the roll (bot.sessions):
+            # the plan's next move was made by that click
+            assert action.type in (ActionType.DISCARD, ActionType.TAKE), action
+        return first_button(member, hand)
 
     return choose
 
