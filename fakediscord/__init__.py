@@ -37,6 +37,8 @@ Driver API::
             await ana.wait_for_ephemeral(lambda m: ..., timeout=5)
             await table.set_permissions(guild.me, deny=SEND_MESSAGES)  # bot gets 50013
             await table.delete()                         # CHANNEL_DELETE, then 404 10003
+            await guild.remove_bot()    # GUILD_DELETE (on_guild_remove), then 403 50001
+            await guild.add_bot()       # GUILD_CREATE (on_guild_join)
             fake.clock.advance(901)                      # token expiry / 3-second rule
             fake.rate_limit("POST", "/channels/*/messages", retry_after=0.1, times=1)
             fake.fail("POST", "/channels/*/messages", status=500, times=1)

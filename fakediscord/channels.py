@@ -117,6 +117,8 @@ class ChannelRoutes:
         channel = self.fake.get_channel(snowflake(request.match_info["channel_id"]))
         if channel is None:
             raise unknown("Channel", UNKNOWN_CHANNEL)
+        if not channel.guild.bot_in:
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
         return channel
 
     def _message(self, request: web.Request, channel: TextChannel) -> Message:

@@ -315,6 +315,9 @@ class Driver:
         action: dict[str, Any],
     ) -> InteractionResult:
         fake = self.fake
+        if not channel.guild.bot_in:
+            raise FakeDiscordError(f"the bot is not in {channel.guild.name}: its commands and "
+                                   "buttons are gone there")
         if kind == MESSAGE_COMPONENT and clicked is not None and fake.check_components:
             self._check_component(clicked, data)
         token = f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}"

@@ -135,6 +135,9 @@ class Gateway:
         """Queue a DISPATCH to every session that should see it (intents, shard)."""
         if guild_id is None and isinstance(data, dict) and "guild_id" in data:
             guild_id = int(data["guild_id"])
+        if guild_id is not None and any(g.id == guild_id and not g.bot_in
+                                        for g in self.fake.guilds):
+            return  # a server the bot left: it hears nothing from there
         needed = EVENT_INTENTS.get(event, 0)
         self.fake.log("gateway", {"event": event, "d": data})
         for session in self.sessions.values():
@@ -243,7 +246,7 @@ class Gateway:
         session.conn = conn
         self.identifies += 1
         self.connected_once = True
-        guilds = [g for g in self.fake.guilds if session.wants(g.id)]
+        guilds = [g for g in self.fake.guilds if g.bot_in and session.wants(g.id)]
         session.push("READY", self._ready(session, guilds))
         for guild in guilds:
             if session.intents & INTENT_GUILDS:

@@ -23,6 +23,8 @@ class Gateway(Protocol):
 
     def dispatch_nowait(self, event: str, data: Any, guild_id: int | None = None) -> None: ...
 
+    async def flush(self) -> None: ...
+
 
 class FakeDiscord(people.FakeDiscord, Protocol):
     @property
@@ -120,7 +122,7 @@ class TextChannel:
 
 
 class Guild:
-    """A guild; the bot is always a member (guild.me)."""
+    """A guild; the bot is a member (guild.me) until ``remove_bot`` (``add_bot`` again)."""
 
     def __init__(
         self, fake: FakeDiscord, id: int, name: str, *, locale: str, bot_permissions: int
@@ -138,6 +140,27 @@ class Guild:
         bot_role = self._new_role(fake.bot_user.name, bot_permissions)
         bot_role.managed = True
         self.me = self._add_member(fake.bot_user, [bot_role])
+        self.bot_in = True  # False after remove_bot: no events, 403 Missing Access on REST
+
+    async def remove_bot(self) -> None:
+        """The bot is kicked (or the server deleted): GUILD_DELETE without ``unavailable``,
+        which discord.py turns into ``on_guild_remove``; then no events and 403 50001."""
+        self.fake.gateway.dispatch_nowait("GUILD_DELETE", {"id": str(self.id)}, self.id)
+        await self.fake.gateway.flush()
+        self.bot_in = False
+
+    async def add_bot(self) -> None:
+        """The bot is invited back: GUILD_CREATE without ``unavailable`` (``on_guild_join``)."""
+        self.bot_in = True
+        self.me.joined_at = self.fake.clock.iso()
+        await self.fake.gateway.dispatch("GUILD_CREATE", self.join_payload(), self.id)
+
+    def join_payload(self) -> dict[str, Any]:
+        """GUILD_CREATE for a server the bot joins: no ``unavailable`` key (Discord sends
+        ``unavailable: false`` only for servers it had announced in READY)."""
+        data = self.payload()
+        del data["unavailable"]
+        return data
 
     def add_role(self, name: str, permissions: int) -> Role:
         """A new role (GUILD_ROLE_CREATE once the bot is connected)."""

@@ -172,6 +172,8 @@ class Rest:
         gid = snowflake(request.match_info["guild_id"])
         for guild in self.fake.guilds:
             if guild.id == gid:
+                if not guild.bot_in:  # a server the bot left
+                    raise ApiError(403, 50001, "Missing Access")
                 return guild
         raise unknown("Guild", 10004)
 

@@ -167,10 +167,11 @@ class State:
         guild = Guild(self, guild_id, name, locale=locale, bot_permissions=perms)
         self.guilds.append(guild)
         if self.gateway.connected_once:
-            self.gateway.dispatch_nowait("GUILD_CREATE", guild.payload(), guild.id)
+            self.gateway.dispatch_nowait("GUILD_CREATE", guild.join_payload(), guild.id)
         return guild
 
     def get_channel(self, channel_id: int) -> TextChannel | None:
+        """The channel (also in a server the bot left: the routes refuse those)."""
         for guild in self.guilds:
             channel = guild.get_channel(channel_id)
             if channel is not None:

@@ -83,3 +83,20 @@ async def test_health_and_metrics_move_with_a_game(tmp_path: Path) -> None:
     assert not labels & ids, "no id is a label"
     assert not [f.name for f in prometheus_client.REGISTRY.collect()
                 if f.name.startswith("lama_")], "the global registry stays empty"
+
+
+async def test_a_429_from_discord_moves_the_counter_of_its_route(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    async with FakeDiscord() as fake:
+        table = fake.add_guild("Lama Club").add_text_channel("lama")
+        bot = create_bot(settings)
+        async with serving_metrics(bot, "127.0.0.1:0") as metrics, fake.run(bot):
+            before, _ = await scrape(metrics.port)
+            limited = fake.rate_limit("POST", "/channels/*/messages", retry_after=0.05)
+            await bot.get_partial_messageable(table.id).send("hello")  # posted on the retry
+            assert limited.hits == 1 and [m.content for m in table.messages] == ["hello"]
+            after, _ = await scrape(metrics.port)
+    refused, route = "lama_rest_429_total", "/channels/{channel_id}/messages"
+    assert total(before, refused) == 0
+    assert total(after, refused, route=route) == 1 and total(after, refused) == 1
+    assert total(after, "lama_rest_requests_total", route=route) == 1  # a call, retry inside

@@ -245,6 +245,8 @@ class DemoMixin:
         self.late_delay = 0.0
         self.kept: discord.Interaction | None = None
         self.channel_deletes: list[int] = []
+        self.guild_events: list[tuple[str, int]] = []
+        self.guild_event = asyncio.Event()
         self.resumed = asyncio.Event()
         self.entered = asyncio.Event()
         self.deleted = asyncio.Event()
@@ -267,6 +269,14 @@ class DemoMixin:
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         self.channel_deletes.append(channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.guild_events.append(("remove", guild.id))
+        self.guild_event.set()
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.guild_events.append(("join", guild.id))
+        self.guild_event.set()
 
 
 class DemoBot(DemoMixin, commands.Bot):
@@ -625,6 +635,25 @@ async def test_missing_permission_and_deleted_channel(world: World, bot: DemoBot
         await partial.send("anyone?")
     assert caught.value.code == 10003
     assert bot.channel_deletes == [world.table.id]
+
+
+async def test_the_bot_removed_from_a_guild_then_added_back(
+        world: World, bot: DemoBot) -> None:
+    await world.guild.remove_bot()
+    await wait(bot.guild_event)
+    assert bot.guild_events == [("remove", world.guild.id)] and list(bot.guilds) == []
+    with pytest.raises(discord.Forbidden) as caught:  # the bot cannot reach it any more
+        await bot.get_partial_messageable(world.table.id).send("anyone?")
+    assert caught.value.code == 50001
+    with pytest.raises(FakeDiscordError, match="not in"):  # nor can members use its commands
+        await world.ana.slash(world.table, "demo echo", text="gone")
+    bot.guild_event.clear()
+    await world.guild.add_bot()
+    await wait(bot.guild_event)
+    assert bot.guild_events == [("remove", world.guild.id), ("join", world.guild.id)]
+    assert [g.id for g in bot.guilds] == [world.guild.id]
+    reply = await world.ana.slash(world.table, "demo echo", text="back")
+    assert reply.message is not None and reply.message.content == "back"
 
 
 async def test_channel_message_lifecycle(world: World, bot: DemoBot) -> None:
