@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import re
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -47,6 +48,18 @@ LAG_EVERY = 0.5  # seconds between event-loop lag samples
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 ANSWER = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 OTHER_ROUTE = "interaction or webhook"  # requests made outside discord.py's HTTP client
+
+_SNOWFLAKE = re.compile(r"/\d{5,}(?=/|$)")
+_TOKEN = re.compile(r"^(/(?:interactions|webhooks)/\{id\})/[^/]+")
+
+
+def route_template(path: str) -> str:
+    """A request path as a bounded label: the API version, ids and tokens left out
+    (``/interactions/{id}/{token}/callback``), never an id or a credential."""
+    path = re.sub(r"^/api(/v\d+)?", "", path)
+    path = _SNOWFLAKE.sub("/{id}", path)
+    return _TOKEN.sub(r"\1/{token}", path)
+
 
 _route: contextvars.ContextVar[str] = contextvars.ContextVar("lama_route", default=OTHER_ROUTE)
 
@@ -137,8 +150,12 @@ class Metrics:
 
     async def _response(self, _session: object, _context: object,
                         params: aiohttp.TraceRequestEndParams) -> None:
+        route = _route.get()
+        if route == OTHER_ROUTE:  # an interaction's answer or a webhook: discord.py's webhook
+            route = route_template(params.url.path)  # adapter, not its HTTP client
+            self.requests.labels(params.method, route).inc()
         if params.response.status == 429:
-            self.refused.labels(_route.get()).inc()
+            self.refused.labels(route).inc()
 
     def _timed_click(self, answer: Callable[[discord.Interaction], Awaitable[None]]
                      ) -> Callable[[discord.Interaction], Awaitable[None]]:

@@ -10,7 +10,7 @@ import prometheus_client
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
-from bot.metrics import METRIC_NAMES, serving_metrics
+from bot.metrics import METRIC_NAMES, route_template, serving_metrics
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 from tests.bot.test_restart import Table, take_turn
@@ -78,6 +78,9 @@ async def test_health_and_metrics_move_with_a_game(tmp_path: Path) -> None:
     assert total(during, "lama_rest_requests_total") > total(before, "lama_rest_requests_total")
     assert total(during, "lama_rest_requests_total",
                  route="/channels/{channel_id}/messages/{message_id}") >= 1
+    # the answers go through discord.py's webhook adapter: counted by their path's template
+    assert total(during, "lama_rest_requests_total",
+                 route="/interactions/{id}/{token}/callback") >= 6
     ids = {str(club.channel.id), str(club.guild.id), str(club.ana.id)}
     labels = {value for (_, pairs) in during for _, value in pairs}
     assert not labels & ids, "no id is a label"
@@ -100,3 +103,13 @@ async def test_a_429_from_discord_moves_the_counter_of_its_route(tmp_path: Path)
     assert total(before, refused) == 0
     assert total(after, refused, route=route) == 1 and total(after, refused) == 1
     assert total(after, "lama_rest_requests_total", route=route) == 1  # a call, retry inside
+
+
+def test_a_path_outside_discord_py_s_client_is_labelled_without_ids_or_tokens() -> None:
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpzZWNyZXQ"
+    assert route_template(f"/api/v10/interactions/1577497652537327623/{token}/callback") == (
+        "/interactions/{id}/{token}/callback")
+    assert route_template(f"/api/v10/webhooks/1577497652537/{token}/messages/1577497652537327"
+                          ) == "/webhooks/{id}/{token}/messages/{id}"
+    assert route_template(f"/api/v10/webhooks/1577497652537/{token}/messages/@original") == (
+        "/webhooks/{id}/{token}/messages/@original")
