@@ -163,6 +163,8 @@ class Outbox:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._flush: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._couriers: dict[int, asyncio.Task[None]] = {}  # a channel's own delivery task
+        self._again: set[int] = set()  # owed more while its task was delivering
         self.closing = False
 
     # ---- committing ------------------------------------------------------
@@ -291,6 +293,41 @@ class Outbox:
                 session = self._sessions.get(channel_id)
                 if session is not None and session.sessions.get(channel_id) is not session:
                     self._sessions.pop(channel_id, None)
+
+    def kick(self, channel_id: int) -> None:
+        """Deliver the channel's owed items in a task of its own (at most one per channel):
+        game time (AI seats, timers) never waits on channel time. Owed while that task
+        delivers, they are delivered by it too (a newer table replaces the queued one: several
+        moves become one edit); after a failure, the retry delivers them."""
+        if self.closing:
+            return
+        self._again.add(channel_id)
+        task = self._couriers.get(channel_id)
+        if task is None or task.done():
+            task = asyncio.ensure_future(self._courier_task(channel_id))
+            self._couriers[channel_id] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _courier_task(self, channel_id: int) -> None:
+        try:
+            while channel_id in self._again:
+                self._again.discard(channel_id)
+                await self.deliver(channel_id)
+                if channel_id in self._timers:  # failed: its retry delivers the rest
+                    break
+        except Exception:
+            log.exception("the delivery task of channel %s failed", channel_id)
+        finally:
+            self._again.discard(channel_id)
+            if self._couriers.get(channel_id) is asyncio.current_task():
+                del self._couriers[channel_id]
+
+    async def settled(self, channel_id: int) -> None:
+        """Wait until the channel's delivery task (if any) has delivered what is owed."""
+        task = self._couriers.get(channel_id)
+        if task is not None:
+            await asyncio.shield(task)
 
     async def _draw(self, channel_id: int, queue: list[Owed]) -> bool:
         """Wait for the channel's slot *before* drawing its next item (False: none is left).

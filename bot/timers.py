@@ -267,4 +267,4 @@ class Watchdog:
         events, handed_over = outcome
         if self.announcer is not None:
             await self.announcer.timed_out(session, seat, events, handed_over)
-        await self.sessions.publish(session)
+        await self.sessions.publish(session, wait=False)  # the game never waits on the channel
