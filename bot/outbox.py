@@ -146,6 +146,20 @@ def take_over(item: Owed, old: Owed) -> None:
         item.body["nonce_round"] = nonce_round
 
 
+def freezes(item: Owed, old: Owed) -> bool:
+    """``item``, a table of a new round, comes while ``old``, the post of the round before,
+    was never made (its channel was held: the game does not wait for it). That round keeps
+    its table: ``old`` becomes a post of that round's last state, which ``item`` carries
+    (``previous``, rendered by the composer when the round ended), posted in its place in the
+    queue (before the round's summary); ``item`` is the new round's own post. True if so."""
+    previous = item.body.get("previous")
+    if (previous is None or old.answering or old.body.get("round") is None
+            or old.body.get("round") != item.body.get("previous_round")):
+        return False
+    old.kind, old.body = EVENT, {**previous, "frozen": True}
+    return True
+
+
 class Outbox:
     """Queues of owed items per channel, mirrored from the store; delivers them in order."""
 
@@ -180,11 +194,16 @@ class Outbox:
         for item in items:
             if item.kind != STATE:
                 continue
-            if flying is not None and flying.kind == STATE and flying.key == item.key:
+            if flying is not None and flying.key == item.key and (
+                    flying.kind == STATE or flying.body.get("frozen")):
                 item.spare = flying.id
             old = next((q for q in reversed(queued) if q.kind == STATE and q.key == item.key
                         and q.body.get("repost")), None)  # (the newest; after a restart a
-            if old is not None:  # refresh may follow it; one under delivery is at the head)
+            if old is None:  # refresh may follow it; one under delivery is at the head)
+                continue
+            if old is not flying and freezes(item, old):
+                item.spare = old.id  # (its row stays: it is delivered as it is now)
+            else:
                 take_over(item, old)
         return items
 
