@@ -67,38 +67,40 @@ async def test_ai_seats_timers_and_takeover_never_wait_on_the_channel(world: Wor
     def ais_moved() -> int:
         return sum(1 for seat, _ in game.history[moves:] if seat != 0)
 
-    # ana plays; both AI seats move after her while the channel is held
-    moves = len(game.history)
-    custom_id, value = first_button(ana, hand)
-    result = await (ana.click(hand, custom_id) if value is None
-                    else ana.select(hand, value, custom_id=custom_id))
-    hand = await settled(result)
-    await world.fake.notifier.wait_for(
-        lambda: True if ais_moved() >= 2 or game.finished else None, WAIT,
-        "the AI seats to move while the channel is held")
-    assert held.waiting and not channel_requests(world, since), "the channel was held"
+    try:
+        # ana plays; both AI seats move after her while the channel is held
+        moves = len(game.history)
+        custom_id, value = first_button(ana, hand)
+        result = await (ana.click(hand, custom_id) if value is None
+                        else ana.select(hand, value, custom_id=custom_id))
+        hand = await settled(result)
+        await world.fake.notifier.wait_for(
+            lambda: True if ais_moved() >= 2 or game.finished else None, WAIT,
+            "the AI seats to move while the channel is held")
+        assert held.waiting and not channel_requests(world, since), "the channel was held"
 
-    # a timer step (ana's turn times out: her default action), then the take-over (twice in
-    # a row: an AI plays her seat) and the game to its end, all with the channel held
-    for timeouts in (1, 2):
+        # a timer step (ana's turn times out: her default action), then the take-over (twice in
+        # a row: an AI plays her seat) and the game to its end, all with the channel held
+        for timeouts in (1, 2):
+            await world.fake.notifier.wait_for(
+                lambda: True if (game.to_act == 0 and session.timers.turn_seat == 0)
+                or game.finished else None, WAIT, "ana's turn")
+            if game.finished:
+                break
+            key = session.timers.turn_key
+            world.clock.advance(DEFAULT_TURN_TIMEOUT)
+            await world.fake.notifier.wait_for(
+                lambda key=key: True if session.timers.turn_key != key or game.finished else None,
+                WAIT, f"ana's timeout {timeouts}")
         await world.fake.notifier.wait_for(
-            lambda: True if (game.to_act == 0 and session.timers.turn_seat == 0)
-            or game.finished else None, WAIT, "ana's turn")
-        if game.finished:
-            break
-        key = session.timers.turn_key
-        world.clock.advance(DEFAULT_TURN_TIMEOUT)
-        await world.fake.notifier.wait_for(
-            lambda key=key: True if session.timers.turn_key != key or game.finished else None,
-            WAIT, f"ana's timeout {timeouts}")
-    await world.fake.notifier.wait_for(
-        lambda: True if game.finished else None, WAIT * 3,
-        "the AIs (ana's seat too) to finish the game while the channel is held")
-    assert session.seats[0].away, "an AI took ana's seat over"
-    assert not channel_requests(world, since), "nothing was shown in the channel meanwhile"
+            lambda: True if game.finished else None, WAIT * 3,
+            "the AIs (ana's seat too) to finish the game while the channel is held")
+        assert session.seats[0].away, "an AI took ana's seat over"
+        assert not channel_requests(world, since), "nothing was shown in the channel meanwhile"
+    finally:
+        held.open.set()  # (on failure too: the bot's shutdown delivers what is owed)
 
     # released: the channel catches up, in order, with every round's table and the standings
-    held.open.set()
     await world.fake.notifier.wait_for(
         lambda: True if any(standings(e.get("body")) for e in channel_requests(world, since))
         else None, WAIT * 3, "the standings")
