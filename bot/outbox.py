@@ -232,6 +232,18 @@ class Outbox:
             queue.remove(item)
         return item
 
+    def void(self, channel_id: int, nonce: str) -> bool:
+        """The queued event posted under ``nonce`` is not wanted any more (a ping whose turn
+        ended before it went out: posted now, it would notify for nothing). True if it was
+        still queued, not under delivery; it is marked done (with the next write)."""
+        queue = self._queues.get(channel_id, [])
+        item = next((q for q in queue if q.kind == EVENT and q.nonce == nonce), None)
+        if item is None or item is self._in_flight.get(channel_id):
+            return False
+        queue.remove(item)
+        self.store.note_delivered(item)
+        return True
+
     def give_back(self, item: Owed) -> None:
         """A claimed item could not be delivered by the interaction: the channel gets it."""
         item.answering = False

@@ -68,8 +68,11 @@ class Posts:
         closing: Payload | None = None  # the note a game's abandoned table shows
         previous: tuple[int, dict[str, Any]] | None = None  # a round's last table (freezes)
         fold = fold_ping(tr, session)
-        if fold is not None:
-            items.append(self._owe(session, EVENT, "fold", fold))
+        if fold is not None and not (fold["fold"]["message"] is None and fold["fold"]["nonce"]
+                                     and self.bot.sessions.outbox.void(session.channel_id,
+                                                                       fold["fold"]["nonce"])):
+            items.append(self._owe(session, EVENT, "fold", fold))  # (a ping not out yet
+            # when its turn ended is never posted: no notification for nothing, no trace)
         for change in changes:
             if change.note is not None:
                 note = note_payload(tr, session, *change.note)
