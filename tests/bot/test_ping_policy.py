@@ -6,7 +6,12 @@ them: then after a short delay."""
 
 from __future__ import annotations
 
-from bot.timers import NOTIFIED_PING_DELAY, TimerState
+from bot.sessions import Session
+from bot.timers import DEFAULT_TURN_TIMEOUT, NOTIFIED_PING_DELAY, TimerState
+from fakediscord import Message
+from tests.bot.conftest import World
+from tests.bot.helpers import WAIT, click_and_confirm, current, offers
+from tests.bot.test_game_time import Held
 
 
 def turn(timeout: int = 120) -> TimerState:
@@ -55,3 +60,73 @@ def test_the_ping_and_the_table_age_are_saved_with_the_session() -> None:
     older = state.to_dict()
     del older["notified"]
     assert TimerState.from_dict(older).notified is None, "an older snapshot: nobody notified"
+
+
+# ---- through the fake Discord, on the manual clock ------------------------------------------
+
+
+async def open_hands_at_bens_turn(world: World) -> tuple[Session, Message]:
+    """ana and ben play, each hand open (it follows the game); ana plays: ben's turn, his
+    hand shows it. The session and ben's hand."""
+    lobby = (await world.ana.slash(world.table, "lama start", variant="classic")).message
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(world.table)) is not None and t.user_id == world.ana.id
+        else None, WAIT, "ana's turn")
+    assert turn.table is not None
+    hands = {m.id: (await m.click(turn.table, "My hand")).message for m in (world.ana,
+                                                                             world.ben)}
+    ana, ben = hands[world.ana.id], hands[world.ben.id]
+    assert ana is not None and ben is not None
+    await click_and_confirm(world.ana, ana, "Draw")
+    await world.fake.notifier.wait_for(offers(ben), WAIT, "ben's hand to show his turn")
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None and session.timers.turn_seat == 1
+    await world.bot.sessions.outbox.deliver(world.table.id)
+    return session, ben
+
+
+def pings(world: World) -> list[str]:
+    return [str(e["body"]["content"]) for e in world.fake.entries if e["kind"] == "rest"
+            and e["method"] == "POST" and isinstance(e.get("body"), dict)
+            and "⏰" in str(e["body"].get("content"))]
+
+
+async def test_an_open_hand_showing_the_turn_is_pinged_only_half_way(world: World) -> None:
+    session, _ = await open_hands_at_bens_turn(world)
+    ping = world.table.wait_for_message(lambda m: "⏰ <@" in m.content, timeout=WAIT)
+    world.clock.advance(DEFAULT_TURN_TIMEOUT / 2 - 1)  # (a ping due then would say 61 s)
+    world.clock.advance(1)
+    note = await ping
+    assert note.content == (f"⏰ <@{world.ben.id}>, it is still your turn: 60 seconds left, "
+                            "then the bot plays for you."), "one ping, half-way, not before"
+    assert len(pings(world)) == 1 and session.timers.reminded
+
+
+async def test_a_ping_its_player_answered_before_it_went_out_is_never_posted(
+    world: World,
+) -> None:
+    """The channel is held (its bucket spent) when ben's ping is due; ben plays from his
+    open hand: his ping is dropped, not posted then folded (no notification for nothing, no
+    trace in the channel)."""
+    session, ben = await open_hands_at_bens_turn(world)
+    outbox = world.bot.sessions.outbox
+    held = Held(outbox.pacer)
+    outbox.pacer = held
+    try:
+        world.clock.advance(DEFAULT_TURN_TIMEOUT / 2)
+        await world.fake.notifier.wait_for(
+            lambda: True if session.timers.reminded and held.waiting else None, WAIT,
+            "ben's ping to be owed while the channel is held")
+        await click_and_confirm(world.ben, ben, "Draw")
+    finally:
+        held.open.set()
+    await world.fake.notifier.wait_for(
+        lambda: True if (t := current(world.table)) is not None and t.user_id == world.ana.id
+        else None, WAIT, "the table to show ana's turn")
+    await outbox.settled(world.table.id)
+    await outbox.deliver(world.table.id)
+    assert pings(world) == [], "no ping and no trace of it"
+    assert not any("⏰" in m.content for m in world.table.messages)
