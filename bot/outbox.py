@@ -148,14 +148,16 @@ def take_over(item: Owed, old: Owed) -> None:
 
 def freezes(item: Owed, old: Owed) -> bool:
     """``item``, a table of a new round, comes while ``old``, the post of the round before,
-    was never made (its channel was held: the game does not wait for it). That round keeps
+    was never made nor is under way (its channel was held: the game does not wait for it;
+    under way, its nonce is the flying item's: see :func:`take_over`). That round keeps
     its table: ``old`` becomes a post of that round's last state, which ``item`` carries
     (``previous``, rendered by the composer when the round ended), posted in its place in the
     queue (before the round's summary); ``item`` is the new round's own post. True if so."""
     previous = item.body.get("previous")
     if (previous is None or old.answering or old.body.get("round") is None
-            or old.body.get("round") != item.body.get("previous_round")):
-        return False
+            or old.body.get("round") != item.body.get("previous_round")
+            or old.body.get("replaces") != item.body.get("replaces")):
+        return False  # (not the round before's, or its post was made meanwhile)
     old.kind, old.body = EVENT, {**previous, "frozen": True}
     return True
 
@@ -201,7 +203,7 @@ class Outbox:
                         and q.body.get("repost")), None)  # (the newest; after a restart a
             if old is None:  # refresh may follow it; one under delivery is at the head)
                 continue
-            if old is not flying and freezes(item, old):
+            if (flying is None or old.nonce != flying.nonce) and freezes(item, old):
                 item.spare = old.id  # (its row stays: it is delivered as it is now)
             else:
                 take_over(item, old)
@@ -353,12 +355,6 @@ class Outbox:
             self._again.discard(channel_id)
             if self._couriers.get(channel_id) is asyncio.current_task():
                 del self._couriers[channel_id]
-
-    async def settled(self, channel_id: int) -> None:
-        """Wait until the channel's delivery task (if any) has delivered what is owed."""
-        task = self._couriers.get(channel_id)
-        if task is not None:
-            await asyncio.shield(task)
 
     async def _draw(self, channel_id: int, queue: list[Owed]) -> bool:
         """Wait for the channel's slot *before* drawing its next item (False: none is left).

@@ -104,7 +104,7 @@ async def test_ai_seats_timers_and_takeover_never_wait_on_the_channel(world: Wor
     await world.fake.notifier.wait_for(
         lambda: True if any(standings(e.get("body")) for e in channel_requests(world, since))
         else None, WAIT * 3, "the standings")
-    await outbox.settled(world.table.id)
+    await outbox.deliver(world.table.id)  # (after the channel's own task: its lock)
     shown = channel_requests(world, since)
     rounds = {r for e in shown if (r := table_round(e.get("body"))) is not None}
     dealt = game.state.round_no

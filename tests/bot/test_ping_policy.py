@@ -96,9 +96,12 @@ def pings(world: World) -> list[str]:
 
 async def test_an_open_hand_showing_the_turn_is_pinged_only_half_way(world: World) -> None:
     session, _ = await open_hands_at_bens_turn(world)
+    started = session.timers.turn_started
+    assert started is not None
+    assert world.bot.sessions.timers.next_due(session) == (  # type: ignore[attr-defined]
+        started + DEFAULT_TURN_TIMEOUT / 2, "remind"), "no ping before half the turn"
     ping = world.table.wait_for_message(lambda m: "⏰ <@" in m.content, timeout=WAIT)
-    world.clock.advance(DEFAULT_TURN_TIMEOUT / 2 - 1)  # (a ping due then would say 61 s)
-    world.clock.advance(1)
+    world.clock.advance(DEFAULT_TURN_TIMEOUT / 2)
     note = await ping
     assert note.content == (f"⏰ <@{world.ben.id}>, it is still your turn: 60 seconds left, "
                             "then the bot plays for you."), "one ping, half-way, not before"
@@ -126,7 +129,6 @@ async def test_a_ping_its_player_answered_before_it_went_out_is_never_posted(
     await world.fake.notifier.wait_for(
         lambda: True if (t := current(world.table)) is not None and t.user_id == world.ana.id
         else None, WAIT, "the table to show ana's turn")
-    await outbox.settled(world.table.id)
-    await outbox.deliver(world.table.id)
+    await outbox.deliver(world.table.id)  # (after the channel's own task: its lock)
     assert pings(world) == [], "no ping and no trace of it"
     assert not any("⏰" in m.content for m in world.table.messages)
