@@ -114,7 +114,7 @@ class AiRunner:
                 await self._pause()
                 if self.closing or not await session.ai_step():
                     break
-                await self.sessions.publish(session)
+                await self.sessions.publish(session, wait=False)  # never on the channel
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -92,7 +92,8 @@ class LamaBot(commands.AutoShardedBot):
         self.sessions = make_sessions(self.store, ai_delay=settings.lama_ai_delay,
                                       seed=settings.lama_seed, clock=clock,
                                       ai_workers=settings.lama_ai_workers,
-                                      ping_delay=settings.lama_ping_delay)
+                                      ping_delay=settings.lama_ping_delay,
+                                      ping_part=settings.lama_ping_after)
         self.wiring = wiring or Wiring()
         follow_games(lambda channel: getattr(self.sessions.get(channel), "game_id", None))
         self.clicks = Clicks(self.wiring.dynamic_items, self.wiring.on_error)

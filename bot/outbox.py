@@ -147,6 +147,22 @@ def take_over(item: Owed, old: Owed) -> None:
         item.body["nonce_round"] = nonce_round
 
 
+def freezes(item: Owed, old: Owed) -> bool:
+    """``item``, a table of a new round, comes while ``old``, the post of the round before,
+    was never made nor is under way (its channel was held: the game does not wait for it;
+    under way, its nonce is the flying item's: see :func:`take_over`). That round keeps
+    its table: ``old`` becomes a post of that round's last state, which ``item`` carries
+    (``previous``, rendered by the composer when the round ended), posted in its place in the
+    queue (before the round's summary); ``item`` is the new round's own post. True if so."""
+    previous = item.body.get("previous")
+    if (previous is None or old.answering or old.body.get("round") is None
+            or old.body.get("round") != item.body.get("previous_round")
+            or old.body.get("replaces") != item.body.get("replaces")):
+        return False  # (not the round before's, or its post was made meanwhile)
+    old.kind, old.body = EVENT, {**previous, "frozen": True}
+    return True
+
+
 class Outbox:
     """Queues of owed items per channel, mirrored from the store; delivers them in order."""
 
@@ -165,6 +181,8 @@ class Outbox:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._flush: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._couriers: dict[int, asyncio.Task[None]] = {}  # a channel's own delivery task
+        self._again: set[int] = set()  # owed more while its task was delivering
         self.closing = False
 
     # ---- committing ------------------------------------------------------
@@ -180,11 +198,16 @@ class Outbox:
         for item in items:
             if item.kind != STATE:
                 continue
-            if flying is not None and flying.kind == STATE and flying.key == item.key:
+            if flying is not None and flying.key == item.key and (
+                    flying.kind == STATE or flying.body.get("frozen")):
                 item.spare = flying.id
             old = next((q for q in reversed(queued) if q.kind == STATE and q.key == item.key
                         and q.body.get("repost")), None)  # (the newest; after a restart a
-            if old is not None:  # refresh may follow it; one under delivery is at the head)
+            if old is None:  # refresh may follow it; one under delivery is at the head)
+                continue
+            if (flying is None or old.nonce != flying.nonce) and freezes(item, old):
+                item.spare = old.id  # (its row stays: it is delivered as it is now)
+            else:
                 take_over(item, old)
         return items
 
@@ -212,6 +235,18 @@ class Outbox:
         if item is not None:
             queue.remove(item)
         return item
+
+    def void(self, channel_id: int, nonce: str) -> bool:
+        """The queued event posted under ``nonce`` is not wanted any more (a ping whose turn
+        ended before it went out: posted now, it would notify for nothing). True if it was
+        still queued, not under delivery; it is marked done (with the next write)."""
+        queue = self._queues.get(channel_id, [])
+        item = next((q for q in queue if q.kind == EVENT and q.nonce == nonce), None)
+        if item is None or item is self._in_flight.get(channel_id):
+            return False
+        queue.remove(item)
+        self.store.note_delivered(item)
+        return True
 
     def give_back(self, item: Owed) -> None:
         """A claimed item could not be delivered by the interaction: the channel gets it."""
@@ -295,6 +330,35 @@ class Outbox:
                 session = self._sessions.get(channel_id)
                 if session is not None and session.sessions.get(channel_id) is not session:
                     self._sessions.pop(channel_id, None)
+
+    def kick(self, channel_id: int) -> None:
+        """Deliver the channel's owed items in a task of its own (at most one per channel):
+        game time (AI seats, timers) never waits on channel time. Owed while that task
+        delivers, they are delivered by it too (a newer table replaces the queued one: several
+        moves become one edit); after a failure, the retry delivers them."""
+        if self.closing:
+            return
+        self._again.add(channel_id)
+        task = self._couriers.get(channel_id)
+        if task is None or task.done():
+            task = asyncio.ensure_future(self._courier_task(channel_id))
+            self._couriers[channel_id] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _courier_task(self, channel_id: int) -> None:
+        try:
+            while channel_id in self._again:
+                self._again.discard(channel_id)
+                await self.deliver(channel_id)
+                if channel_id in self._timers:  # failed: its retry delivers the rest
+                    break
+        except Exception:
+            log.exception("the delivery task of channel %s failed", channel_id)
+        finally:
+            self._again.discard(channel_id)
+            if self._couriers.get(channel_id) is asyncio.current_task():
+                del self._couriers[channel_id]
 
     async def _draw(self, channel_id: int, queue: list[Owed]) -> bool:
         """Wait for the channel's slot *before* drawing its next item (False: none is left).

@@ -12,7 +12,7 @@ from bot.ai_runner import AiRunner
 from bot.clock import Clock
 from bot.sessions import Sessions
 from bot.store import Store
-from bot.timers import DEFAULT_PING_DELAY, Watchdog
+from bot.timers import DEFAULT_PING_DELAY, DEFAULT_PING_PART, Watchdog
 
 
 def make_sessions(
@@ -23,9 +23,10 @@ def make_sessions(
     clock: Clock | None = None,
     ai_workers: int = 1,
     ping_delay: float = DEFAULT_PING_DELAY,
+    ping_part: float = DEFAULT_PING_PART,
 ) -> Sessions:
     """Sessions whose AIs play by themselves (after ``ai_delay`` seconds) and whose timers run."""
     sessions = Sessions(store, seed=seed, clock=clock)
     sessions.ai = AiRunner(sessions, ai_delay, ai_workers)
-    sessions.timers = Watchdog(sessions, sessions.clock, ping_delay)
+    sessions.timers = Watchdog(sessions, sessions.clock, ping_delay, ping_part)
     return sessions

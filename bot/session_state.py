@@ -48,6 +48,9 @@ class Change:
 
 
 DEFAULT_TURN_TIMEOUT = 120
+DEFAULT_PING_PART = 0.5  # of the turn time a followed hand waits before its one ping
+DEFAULT_PING_DELAY = 60.0  # seconds it waits instead when the game has no turn timer
+NOTIFIED_PING_DELAY = 10.0  # seconds a player the round's post told, hand not open, waits
 MIN_TURN_TIMEOUT = 30
 MAX_TURN_TIMEOUT = 3600
 TURN_TIMEOUT_SETTING = "turn_timeout"
@@ -103,24 +106,30 @@ class TimerState:
     # posted (bot/timers.py decides them when the post is owed; cogs/posts.py renders them)
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
-    def ping_at(self, delay: float, live_until: float | None = None,
-                followed: bool = False) -> float | None:
-        """When this turn's one ping is due: ``delay`` after it began, at most half-way.
+    def ping_at(self, part: float, delay: float, live_until: float | None = None,
+                followed: bool = False, told_wait: float = NOTIFIED_PING_DELAY
+                ) -> float | None:
+        """When this turn's one ping is due (None: no human turn).
 
-        ``followed``: the bot knows which hands are open (cogs/hands.py); a player whose
-        hand is not live (``live_until``: when its token stops being used, None: not open)
-        cannot see their turn come, so they are pinged at once, or when the token expires;
-        unless the round's table post notified them (:meth:`notified_seat`): then they
-        wait the delay like an open hand."""
+        A hand that follows the game shows the turn at once: its player is pinged only
+        once ``part`` of the turn time has passed (with no turn timer: ``delay`` seconds),
+        or when its token stops being used (``live_until``), whichever comes first; also
+        when the bot does not know the hands (``followed`` False). ``followed``: the bot
+        knows which hands are open (cogs/hands.py); a player whose hand is not live (None:
+        not open) cannot see their turn come: pinged at once, unless the round's table post
+        notified them (:meth:`notified_seat`): then after ``told_wait`` (at most the wait
+        of an open hand)."""
         if self.turn_started is None or self.turn_seat is None:
             return None
-        if self.turn_timeout > 0:
-            delay = min(delay, self.turn_timeout / 2)
-        due = self.turn_started + delay
-        if followed and not self.notified_seat(self.turn_seat):
-            due = max(self.turn_started, min(due, live_until if live_until is not None
-                                             else self.turn_started))
-        return due
+        wait = part * self.turn_timeout if self.turn_timeout > 0 else delay
+        start = self.turn_started
+        if not followed:
+            return start + wait
+        if live_until is not None and live_until > start:
+            return min(start + wait, live_until)
+        if self.notified_seat(self.turn_seat):
+            return start + min(told_wait, wait)
+        return start
 
     def notify(self, round_no: int, seats: list[int], posted: bool = False) -> None:
         """The table post owed for round ``round_no`` mentions ``seats`` (``posted``: it is

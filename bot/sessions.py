@@ -7,7 +7,8 @@ returning: one transaction holds the change (a snapshot at lobby and game
 start and round boundaries, else one appended move row) and the messages it
 owes (bot/outbox.py). If the commit fails, the session is reloaded from the
 store, so memory never holds what the store does not. :meth:`Sessions.publish`
-then delivers what is owed.
+then delivers what is owed (game time, AI seats and timers, hands it to the
+channel's own delivery task and never waits for it).
 """
 
 from __future__ import annotations
@@ -384,12 +385,15 @@ class Sessions:
         self.ai.cancel(session.channel_id)
         self.timers.cancel(session.channel_id)
 
-    async def publish(self, session: Session) -> None:
+    async def publish(self, session: Session, *, wait: bool = True) -> None:
         """Wake the AIs, let open hands follow, then deliver what the channel is owed.
 
         The game goes first: the channel's messages may wait on Discord's rate limits (and
         a table edit not yet sent is replaced by a newer one meanwhile), while hands are
-        edited through interaction tokens, which those limits do not slow."""
+        edited through interaction tokens, which those limits do not slow. ``wait``: a
+        command or click waits for the channel's messages (its own answer shows them);
+        game time does not (AI seats, timers: ``wait=False``): the channel's own delivery
+        task (bot/outbox.py) shows the latest state as soon as its buckets allow."""
         self.ai.wake(session)
         self.timers.arm(session)
         for follow in self.followers:  # e.g. open hands follow the game (cogs/hands.py)
@@ -397,7 +401,10 @@ class Sessions:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
-        await self.outbox.deliver(session.channel_id)
+        if wait:
+            await self.outbox.deliver(session.channel_id)
+        else:
+            self.outbox.kick(session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""

@@ -25,7 +25,10 @@ class Settings(BaseSettings):
     lama_ai_delay: float = Field(default=1.5, ge=0)
     lama_ai_workers: int = Field(default=1, ge=0, le=64)
     lama_seed: str | None = None
-    lama_ping_delay: float = Field(default=10.0, ge=0)  # a human's turn waits this long: ping
+    # a player whose open hand shows their turn is pinged once this part of the turn time has
+    # passed (bot/timers.py); with no turn timer, after LAMA_PING_DELAY seconds
+    lama_ping_after: float = Field(default=0.5, gt=0, le=1)
+    lama_ping_delay: float = Field(default=60.0, ge=0)
     lama_discord_url: str | None = None
     lama_log_level: str = "INFO"
     lama_log_format: Literal["text", "json"] = "text"  # json: one object per line (bot/logs.py)

@@ -17,12 +17,14 @@ and frames in a cycle for the collector, about 1,900 a minute under load):
   does not follow the game then (at game start: every human); that post mentions them
   (Discord notifies on new messages only; its later edits mention nobody). A table posted
   anew mid-round (too old to edit, or deleted) mentions and adds who is unfollowed then;
-- remind: the one ping policy: once a human's turn has waited ``ping_delay`` seconds
-  (``LAMA_PING_DELAY``, default 10; at most half the turn timeout) without them acting,
-  one short public message mentions that player (the table is edited in place, so it
-  cannot tell them); at once if their hand message cannot follow the game (never opened,
-  or its token is too old: ``hand_until``) and the round's table post did not notify them
-  (e.g. their token expired mid-round): a notified player waits the delay too;
+- remind: the one ping policy. A player whose open hand follows the game sees their turn
+  there at once: one short public message mentions them only once ``ping_part`` of the turn
+  time has passed (``LAMA_PING_AFTER``, default half: 60 s of a 120 s turn; with no turn
+  timer, ``ping_delay`` seconds, ``LAMA_PING_DELAY``, default 60) without them acting, or
+  when their hand's token stops being used. A player whose hand cannot follow the game
+  (never opened, or its token too old: ``hand_until``) is pinged at once, unless the
+  round's table post notified them (e.g. their token expired mid-round): then after
+  ``NOTIFIED_PING_DELAY`` (10 s);
 - turn: at the deadline the rule set's default action (bot/defaults.py); a seat
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
@@ -42,9 +44,12 @@ from bot import takeover
 from bot.clock import Clock
 
 # the turn timer's data and checks live with the session's data; re-exported here
+from bot.session_state import DEFAULT_PING_DELAY as DEFAULT_PING_DELAY
+from bot.session_state import DEFAULT_PING_PART as DEFAULT_PING_PART
 from bot.session_state import DEFAULT_TURN_TIMEOUT as DEFAULT_TURN_TIMEOUT
 from bot.session_state import MAX_TURN_TIMEOUT as MAX_TURN_TIMEOUT
 from bot.session_state import MIN_TURN_TIMEOUT as MIN_TURN_TIMEOUT
+from bot.session_state import NOTIFIED_PING_DELAY as NOTIFIED_PING_DELAY
 from bot.session_state import TURN_TIMEOUT_SETTING as TURN_TIMEOUT_SETTING
 from bot.session_state import TimerState as TimerState
 from bot.session_state import require_turn_timeout as require_turn_timeout
@@ -60,7 +65,6 @@ log = logging.getLogger(__name__)
 
 LOBBY_TTL = 10 * 60.0
 IDLE_TTL = 30 * 60.0
-DEFAULT_PING_DELAY = 10.0  # seconds a human's turn waits before one ping
 HAND_OVER_AFTER = 2  # timeouts in a row before an AI takes the seat
 
 
@@ -93,10 +97,12 @@ class Watchdog:
     """One timer task per session: sleeps until the next deadline, then fires it."""
 
     def __init__(self, sessions: Sessions, clock: Clock,
-                 ping_delay: float = DEFAULT_PING_DELAY) -> None:
+                 ping_delay: float = DEFAULT_PING_DELAY,
+                 ping_part: float = DEFAULT_PING_PART) -> None:
         self.sessions = sessions
         self.clock = clock
         self.ping_delay = ping_delay
+        self.ping_part = ping_part
         self.announcer: Announcer | None = None
         self.hand_until: HandUntil | None = None  # set by the table cog (cogs/hands.py)
         self._watches: dict[int, _Watch] = {}
@@ -162,7 +168,7 @@ class Watchdog:
             until, followed = None, self.hand_until is not None
             if self.hand_until is not None and state.turn_seat is not None:
                 until = self.hand_until(session, state.turn_seat)
-            ping_at = state.ping_at(self.ping_delay, until, followed)
+            ping_at = state.ping_at(self.ping_part, self.ping_delay, until, followed)
             if not state.reminded and ping_at is not None:
                 due.append((ping_at, "remind"))
         return min(due) if due else None
@@ -268,4 +274,4 @@ class Watchdog:
         events, handed_over = outcome
         if self.announcer is not None:
             await self.announcer.timed_out(session, seat, events, handed_over)
-        await self.sessions.publish(session)
+        await self.sessions.publish(session, wait=False)  # the game never waits on the channel

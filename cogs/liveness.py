@@ -144,8 +144,9 @@ class Liveness(commands.Cog):
 
     # ---- the watchdog's messages (bot.timers.Announcer) ------------------
     async def remind(self, session: Session, seat: int, seconds_left: int | None) -> None:
-        """The ping was committed with the reminder (note_payload): deliver it."""
-        await self.bot.sessions.publish(session)
+        """The ping was committed with the reminder (note_payload): deliver it (in the
+        channel's own task: the timers never wait on the channel)."""
+        await self.bot.sessions.publish(session, wait=False)
 
     async def timed_out(
         self, session: Session, seat: int, events: list[Event], handed_over: bool
@@ -161,7 +162,7 @@ class Liveness(commands.Cog):
 
     async def abandoned_idle(self, session: Session) -> None:
         """The note and the closed table were committed with the end: deliver them."""
-        await self.bot.sessions.publish(session)
+        await self.bot.sessions.publish(session, wait=False)
 
     # ---- lost channels ---------------------------------------------------
     @commands.Cog.listener()

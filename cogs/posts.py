@@ -33,7 +33,7 @@ from cogs.lobby import lobby_payload
 from cogs.notified import on_post, round_post_owed, told
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
 from cogs.render import Components, Payload, table_message
-from game import EventKind, visible_to
+from game import EventKind, PlayerView, visible_to
 from game.record import to_dict
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Posts:
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
+        self._frozen: dict[int, list[int]] = {}  # per channel: posts of rounds gone by
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
@@ -65,9 +66,13 @@ class Posts:
         repost = session.table_message_id is None
         opening = False
         closing: Payload | None = None  # the note a game's abandoned table shows
+        previous: tuple[int, dict[str, Any]] | None = None  # a round's last table (freezes)
         fold = fold_ping(tr, session)
-        if fold is not None:
-            items.append(self._owe(session, EVENT, "fold", fold))
+        if fold is not None and not (fold["fold"]["message"] is None and fold["fold"]["nonce"]
+                                     and self.bot.sessions.outbox.void(session.channel_id,
+                                                                       fold["fold"]["nonce"])):
+            items.append(self._owe(session, EVENT, "fold", fold))  # (a ping not out yet
+            # when its turn ended is never posted: no notification for nothing, no trace)
         for change in changes:
             if change.note is not None:
                 note = note_payload(tr, session, *change.note)
@@ -91,6 +96,8 @@ class Posts:
                 if summary is not None:
                     items.append(self._owe(session, EVENT, "summary", payload_body(summary)))
                 repost = True
+                previous = (change.before.round_no,
+                            self._round_table(tr, session, change.before))
         status = session.status
         if status is Status.LOBBY:
             answer, session.answer = session.answer, None
@@ -131,10 +138,23 @@ class Posts:
             return items
         if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
             return items  # a ping changes nothing on the table
-        items.append(self._owe(session, STATE, "table", {
+        table = self._owe(session, STATE, "table", {
             "repost": repost, "replaces": session.table_message_id,
-            "round": session.game.state.round_no if session.game is not None else None}))
+            "round": session.game.state.round_no if session.game is not None else None})
+        if previous is not None:  # (the round before keeps a table if its post never went)
+            table.body["previous_round"], table.body["previous"] = previous
+        items.append(table)
         return items
+
+    @staticmethod
+    def _round_table(tr: Translator, session: Session, before: PlayerView) -> dict[str, Any]:
+        """The table of a round that just ended, as it stood before its last move (posted
+        only if the round's own post never went out: bot.outbox.freezes); no buttons, no
+        turn line, it mentions nobody."""
+        users = [None if s.is_ai else s.user_id for s in session.seats]
+        payload = table_message(tr, before, session.short_id, users, session.recent)
+        payload.content, payload.mention, payload.mentions = None, None, []
+        return payload_body(payload)
 
     @staticmethod
     def _owe(session: Session, kind: str, key: str, body: dict[str, Any]) -> Owed:
@@ -186,6 +206,8 @@ class Posts:
             log.info("no Attach Files in channel %s: standings as text", item.channel_id)
             payload = without_files(event_payload(item.body))
             message = await channel.send(nonce=item.nonce, **payload.kwargs())
+        if item.body.get("frozen"):  # a round's table that never had its post: retired
+            self._frozen.setdefault(item.channel_id, []).append(message.id)  # by the next
         if item.body.get("ping"):
             self._pings[item.nonce] = message.id
             while len(self._pings) > MAX_PINGS_KEPT:
@@ -270,6 +292,7 @@ class Posts:
             await message.edit(**payload.kwargs())
         if old is not None and old != message.id:
             await self._retire(channel, old)
+        await self._retire_frozen(channel, item.channel_id)
         return message.id
 
     async def _final_table(
@@ -286,7 +309,14 @@ class Posts:
             await channel.get_partial_message(message_id).edit(**payload.kwargs())
         except discord.NotFound:
             log.info("the finished table of channel %s is gone", item.channel_id)
+        await self._retire_frozen(channel, item.channel_id)
         return message_id
+
+    async def _retire_frozen(self, channel: discord.PartialMessageable, channel_id: int
+                             ) -> None:
+        """The tables of rounds that went by unseen go once a newer table is shown."""
+        for message_id in self._frozen.pop(channel_id, []):
+            await self._retire(channel, message_id)
 
     async def _lobby(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:

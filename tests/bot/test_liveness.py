@@ -17,7 +17,7 @@ import pytest
 from bot import create_bot
 from bot.client import LamaBot
 from bot.clock import ManualClock
-from bot.timers import DEFAULT_PING_DELAY
+from bot.timers import NOTIFIED_PING_DELAY
 from fakediscord import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -126,8 +126,9 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
 ) -> None:
     """Nobody's hand is open at the start: the table's post notifies ana and ben (Discord
     notifies on new messages only), so nobody is pinged at once. ana ignores it: pinged once
-    after the delay; ben's hand is open: pinged after the delay too. Each ping is folded into
-    a line without the mention once that turn is over."""
+    10 s later (her hand is not open); ben's hand is open and shows his turn: pinged only
+    half-way through it. Each ping is folded into a line without the mention once that turn
+    is over."""
     reminder = club.channel.wait_for_message(is_note("⏰"))
     table = await club.start_game()
     assert table.pinged == [club.ana.id, club.ben.id], "the post notified both humans"
@@ -139,14 +140,14 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
     assert f"<@{club.ana.id}>, it is your turn" in table.content, "the turn line, as always"
     hand = await club.ben.slash(club.channel, "lama hand")  # ben keeps his hand open
     assert hand.ephemeral
-    club.advance(DEFAULT_PING_DELAY)
+    club.advance(NOTIFIED_PING_DELAY)
     note = await reminder  # the first ping: after the delay, not at once
     assert note.content == (f"⏰ <@{club.ana.id}>, it is still your turn: 110 seconds left, "
                             "then the bot plays for you.")
     mentions = posted_body(club.fake, note.content)["allowed_mentions"]
     assert [int(u) for u in mentions["users"]] == [club.ana.id] and not mentions["parse"]
     timed_out = club.channel.wait_for_message(is_note("ran out of time"))
-    club.advance(120 - DEFAULT_PING_DELAY)
+    club.advance(120 - NOTIFIED_PING_DELAY)
     out = await timed_out
     assert "ana quit the round" in out.content and "AI" not in out.content, "once, not twice"
     await club.fake.notifier.wait_for(lambda: "turn is over" in note.content or None, WAIT,
@@ -161,9 +162,9 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
     assert len(table_posts(club.fake)) == 1, "one table post this round"
     assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0
     later = club.channel.wait_for_message(is_note("⏰ <@"))
-    club.advance(DEFAULT_PING_DELAY)
+    club.advance(60)
     ping = await later
-    assert f"<@{club.ben.id}>" in ping.content and "110 seconds" in ping.content
+    assert f"<@{club.ben.id}>" in ping.content and "60 seconds" in ping.content
     await club.act(club.ben, "Quit")  # alone in the round, he ends it
     await club.fake.notifier.wait_for(lambda: "played" in ping.content or None, WAIT,
                                       "ben's ping folded")
@@ -241,11 +242,11 @@ async def test_config_turn_timeout(club: Club) -> None:
     assert lobby is not None and "45 s per turn" in lobby.text
     await club.ben.click(lobby, "Join")
     await club.ana.click(lobby, "Start")
-    await club.ben.slash(club.channel, "lama hand")  # open: his ping waits 10 s
+    await club.ben.slash(club.channel, "lama hand")  # open: his ping waits half the turn
     await club.act(club.ana, "Draw")
     reminder = club.channel.wait_for_message(is_note("⏰ <@"))
-    club.advance(DEFAULT_PING_DELAY)
-    assert "35 seconds" in (await reminder).content  # the ping: 10 s into a 45 s turn
+    club.advance(22.5)
+    assert "22 seconds" in (await reminder).content  # the ping: half-way through 45 s
 
 
 # ---- lobbies and idle games ----------------------------------------------------------------
@@ -335,7 +336,7 @@ async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -
     await club.channel.set_permissions(club.guild.me, deny=SEND_MESSAGES)
     ended = await lost(club.bot)
     await club.act(club.ana, "Draw")  # the answer is fine; the table is edited in place
-    club.advance(DEFAULT_PING_DELAY)  # ben's ping (notified at the start) is a new message: 403
+    club.advance(NOTIFIED_PING_DELAY)  # ben's ping (notified, hand not open): a new message: 403
     assert await ended is session
     club.expected_refusals = [50013]
     stored = await club.bot.store.game(club.guild.id, session.game_id)

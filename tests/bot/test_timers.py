@@ -23,9 +23,11 @@ from bot.outbox import Owed
 from bot.policies import make_sessions
 from bot.sessions import Session, Sessions, Status
 from bot.store import SqliteStore
-from bot.timers import DEFAULT_PING_DELAY, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
+from bot.timers import DEFAULT_PING_PART, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
 from game import Action, Card, EventKind, Game, player_view
 from game.actions import DRAW, PASS, QUIT, ROLL, STOP, discard, play, take
+
+PING_AFTER = DEFAULT_PING_PART * 120  # a 120 s turn's ping (no hands known: half-way)
 
 GUILD, CHANNEL = 1, 2
 ANA, BEN = 11, 12
@@ -169,12 +171,12 @@ async def test_one_ping_after_the_ping_delay_then_classic_default_quit(
     game = game_of(session)
     seat = game.to_act
     assert seat is not None and session.timers.turn_seat == seat
-    clock.advance(DEFAULT_PING_DELAY - 1)
+    clock.advance(PING_AFTER - 1)
     await asyncio.sleep(0)
     assert recorder.notes.empty()
     clock.advance(1)
-    assert await recorder.next() == ("remind", seat, 120 - DEFAULT_PING_DELAY)
-    clock.advance(120 - DEFAULT_PING_DELAY)
+    assert await recorder.next() == ("remind", seat, 120 - PING_AFTER)
+    clock.advance(120 - PING_AFTER)
     assert await recorder.next() == ("timed out", seat, [EventKind.QUIT], False)
     assert game.history[-1] == (seat, QUIT)
     assert session.timers.timeouts[seat] == 1
@@ -191,19 +193,19 @@ async def test_a_move_pushes_the_ping_back_without_restarting_the_timer(
     seat = game_of(session).to_act
     assert seat is not None
     task = sessions.timers._watches[CHANNEL].task  # type: ignore[attr-defined]
-    clock.advance(DEFAULT_PING_DELAY / 2)
+    clock.advance(PING_AFTER / 2)
     await session.act(user_of(session, seat), None, "draw")
     other = game_of(session).to_act
     assert other is not None and other != seat
     assert sessions.timers._watches[CHANNEL].task is task  # type: ignore[attr-defined]
     assert not task.cancelled() and not task.done()
-    clock.advance(DEFAULT_PING_DELAY / 2)  # the first turn's ping time: nothing due now
+    clock.advance(PING_AFTER / 2)  # the first turn's ping time: nothing due now
     for _ in range(20):  # loop steps, not time: the woken task goes back to sleep
         await asyncio.sleep(0)
     assert recorder.notes.empty() and not session.timers.reminded
     assert sessions.timers._watches[CHANNEL].task is task  # type: ignore[attr-defined]
-    clock.advance(DEFAULT_PING_DELAY / 2)
-    assert await recorder.next() == ("remind", other, 120 - DEFAULT_PING_DELAY)
+    clock.advance(PING_AFTER / 2)
+    assert await recorder.next() == ("remind", other, 120 - PING_AFTER)
 
 
 async def test_tutorial_default_draws_then_keeps_the_card(
@@ -368,7 +370,7 @@ async def test_a_timer_firing_at_shutdown_finishes_its_step(
     session = await started(sessions)
     watch = sessions.timers._watches[CHANNEL]  # type: ignore[attr-defined]
     async with session.lock:  # the ping fires and waits for the session
-        clock.advance(DEFAULT_PING_DELAY)
+        clock.advance(PING_AFTER)
         for _ in range(100):  # loop steps, not time: until the timer task is firing
             if not watch.waiting:
                 break
