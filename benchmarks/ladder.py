@@ -22,10 +22,10 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import ladder
+from bot.ladder.results import SeatResult
 from bot.pictures.chart import ratings_chart, totals_chart
-from bot.results import SeatResult
-from bot.store import SqliteStore
+from bot.store import ladder_queries as ladder
+from bot.store.sqlite import SqliteStore
 from cogs.ladder_text import chart_series
 
 GUILD = 1

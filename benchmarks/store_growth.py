@@ -1,6 +1,7 @@
 """What the store writes per accepted action, early and late in one long game.
 
-Plays one long classic game between three AI seats and their host through ``bot.sessions`` on a real
+Plays one long classic game between three AI seats and their host through ``bot.sessions.sessions``
+on a real
 SQLite file (no Discord), and counts the logical bytes each action hands to SQLite
 (every bound value of every INSERT/UPDATE: the move row, the owed table item, and the
 snapshot at round boundaries). Constant work per move means the median over actions
@@ -24,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.policies import make_sessions
-from bot.sessions import Status
-from bot.store import SqliteStore
+from bot.policies.wiring import make_sessions
+from bot.sessions.sessions import Status
+from bot.store.sqlite import SqliteStore
 from game import ActionType
 
 EARLY = (1, 100)

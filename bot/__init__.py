@@ -1,4 +1,6 @@
-"""The bot process: settings, sessions, store, i18n.
+"""The bot, in rooms that import one way (each package's docstring says what it may
+import; tests/test_rooms.py holds them to it): process → policies → sessions →
+store → ladder, with words, common, pictures and the sandbox.
 
 ``create_bot`` (from :mod:`bot.app`, the composition root) builds exactly what
 ``python -m bot`` runs. It is imported on first use, so that importing a module of
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.settings import Settings
+from bot.process.settings import Settings
 
 if TYPE_CHECKING:
     from bot.app import create_bot

@@ -3,7 +3,7 @@ the bot until stopped (SIGTERM or Ctrl-C stop it cleanly). The shard options let
 processes share the bot (``python -m bot.cluster`` starts them).
 
 ``python -m bot sandbox`` runs the local sandbox instead (``bot/sandbox``); ``python -m bot
-backup FILE`` copies the live SQLite store to FILE (bot/backup.py). Without a token
+backup FILE`` copies the live SQLite store to FILE (bot/process/backup.py). Without a token
 the bot refuses in one line; only ``--sandbox-if-no-token`` (what ``scripts/run`` passes)
 run by a person at a terminal starts the sandbox then, so that a service whose ``.env`` lost
 its token never turns into a silent local sandbox.
@@ -24,11 +24,11 @@ import discord
 from pydantic import ValidationError
 
 from bot.app import create_bot
-from bot.client import LamaBot
-from bot.logs import setup_logging
-from bot.loop import freeze_startup_heap, run_loop
-from bot.settings import Settings, Unusable, point_at
-from bot.store import StoreError
+from bot.process.client import LamaBot
+from bot.process.logs import setup_logging
+from bot.process.loop import freeze_startup_heap, run_loop
+from bot.process.settings import Settings, Unusable, point_at
+from bot.store.sqlite import StoreError
 
 log = logging.getLogger("bot")
 
@@ -70,14 +70,14 @@ def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[ob
     """Health and metrics served while the bot runs, when ``LAMA_METRICS_ADDR`` asks."""
     if settings.lama_metrics_addr is None:
         return contextlib.nullcontext()
-    from bot.metrics import serving_metrics
+    from bot.process.metrics import serving_metrics
 
     return serving_metrics(bot, settings.lama_metrics_addr)
 
 
 async def freeze_when_ready(bot: LamaBot) -> None:
     """Once the guilds and games are loaded, what start-up built leaves the garbage
-    collector's walks (bot/loop.py)."""
+    collector's walks (bot/process/loop.py)."""
     await bot.wait_until_ready()
     log.info("start-up heap frozen: %d objects", freeze_startup_heap())
 
@@ -121,8 +121,8 @@ def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["data"]:  # the operator's privacy duties (bot/data_commands.py)
-        from bot.data_commands import main as data
+    if args[:1] == ["data"]:  # the operator's privacy duties (bot/process/data_commands.py)
+        from bot.process.data_commands import main as data
 
         return data(args[1:])
     if args[:1] == ["sandbox"]:
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return sandbox(args[1:])
     if args[:1] == ["backup"]:
-        from bot.backup import main as backup
+        from bot.process.backup import main as backup
 
         return backup(args[1:])
     overrides, or_sandbox = parse_args(args)
@@ -142,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             for e in exc.errors())
         sys.stderr.write(f"Invalid settings: {problems}\n")
         return 2
-    token = settings.token  # redacted from every line, as interaction tokens (bot/redact.py)
+    # redacted from every line, as interaction tokens (bot/process/redact.py)
+    token = settings.token
     setup_logging(settings.lama_log_level, settings.lama_log_format, [token] if token else [])
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     if token is None and or_sandbox and at_a_terminal():

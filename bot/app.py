@@ -1,4 +1,4 @@
-"""The composition root: the bot (bot/client.py) with the cogs that serve it (cogs/).
+"""The composition root: the bot (bot/process/client.py) with the cogs that serve it (cogs/).
 
 The only module of bot/ that imports cogs/: everything else in bot/ stays below the cogs
 (tests/test_layers.py checks it), and the client gets what they add as a
@@ -8,10 +8,10 @@ and what the tests start against the fake Discord.
 
 from __future__ import annotations
 
-from bot.client import LamaBot, Wiring
-from bot.clock import Clock
-from bot.settings import Settings
-from bot.store import Store
+from bot.common.clock import Clock
+from bot.process.client import LamaBot, Wiring
+from bot.process.settings import Settings
+from bot.store.sqlite import Store
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.replies import refuse

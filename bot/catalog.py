@@ -7,7 +7,7 @@
    ``command choice``).
 3. The rule sets' titles (``game/``), which the table and the rules show.
 
-The English catalog ``bot/locales/en/LC_MESSAGES/lama.po`` is rewritten (msgstr empty:
+The English catalog ``bot/words/locales/en/LC_MESSAGES/lama.po`` is rewritten (msgstr empty:
 the msgid is the English text). Every other catalog is updated with Babel's
 ``Catalog.update``: new msgids arrive untranslated (or ``fuzzy`` with a guess from a
 similar old msgid), vanished ones are kept as obsolete ``#~`` entries and come back
@@ -28,7 +28,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import COMMAND_NAME, DEFAULT, DOMAIN, LANGUAGES, LOCALES
+from bot.words.i18n import COMMAND_NAME, DEFAULT, DOMAIN, LANGUAGES, LOCALES
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,8 @@ TITLES = "rule set title"  # a comment, not a context: titles are plain msgids
 def command_entries() -> list[tuple[str, str, str]]:
     """``(msgctxt, msgid, where)`` of the loaded command tree (every cog loaded, no login)."""
     from bot.app import create_bot
-    from bot.command_i18n import command_strings, make_translatable
-    from bot.settings import Settings
+    from bot.process.settings import Settings
+    from bot.words.command_i18n import command_strings, make_translatable
 
     async def walk() -> list[tuple[str, str, str]]:
         bot = create_bot(Settings(_env_file=None, lama_db=":memory:"))  # type: ignore[call-arg]

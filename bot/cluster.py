@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from bot.logs import setup_logging
-from bot.redact import redact_handlers
-from bot.settings import Settings
-from bot.shards import IDENTIFY_WINDOW, format_shard_ids, split_shards
+from bot.common.shards import IDENTIFY_WINDOW, format_shard_ids, split_shards
+from bot.process.logs import setup_logging
+from bot.process.redact import redact_handlers
+from bot.process.settings import Settings
 
 log = logging.getLogger("bot.cluster")
 

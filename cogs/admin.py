@@ -9,17 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError, NotAllowed
-from bot.guild_settings import IMAGES_SETTING
-from bot.i18n import N_
-from bot.sessions import Session
-from bot.timers import (
+from bot.policies.timers import (
     MAX_TURN_TIMEOUT,
     MIN_TURN_TIMEOUT,
     TURN_TIMEOUT_SETTING,
     require_turn_timeout,
     server_turn_timeout,
 )
+from bot.sessions.errors import BotError, NotAllowed
+from bot.sessions.guild_settings import IMAGES_SETTING
+from bot.sessions.sessions import Session
+from bot.words.i18n import N_
 from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import VARIANTS, lobby_payload
@@ -30,7 +30,7 @@ from cogs.rules_text import rules_paragraphs
 from game import find_rules
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

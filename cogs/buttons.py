@@ -1,7 +1,7 @@
 """Persistent components: ``discord.ui.DynamicItem`` with versioned custom_ids.
 
 ``lama:v2:<kind>:<game>:...``: ``<game>`` is the short id of the lobby or game the
-component was drawn for (:func:`bot.sessions.short_id`), the game version (where
+component was drawn for (:func:`bot.sessions.sessions.short_id`), the game version (where
 present) detects a click on a button drawn for an older state. Channel and guild
 are never read from the custom_id: they come from the interaction itself, so a
 button copied (or forged) into another channel acts on nothing there, and a
@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import LegacyButtonUsed
+from bot.sessions.errors import LegacyButtonUsed
 from cogs.replies import refuse
 
 PREFIX = "lama:v2"
@@ -55,7 +55,7 @@ async def route(interaction: discord.Interaction, cog: str, method: str, *args: 
 class Routed:
     """An item drawn with ``discord.ui.DynamicItem`` (its template checks the custom_id it is
     built with) whose clicks are answered from the custom_id alone: :meth:`clicked`, called
-    by the bot's click listener (bot/clicks.py) once it checked that the custom_id is on the
+    by the bot's click listener (bot/process/clicks.py) once it checked that the custom_id is on the
     clicked message. These classes are never given to discord.py (no ``add_dynamic_items``,
     and messages carry them as :class:`cogs.render.Components`, never as a live View), so
     discord.py never rebuilds the clicked message's View per click; with no

@@ -25,7 +25,7 @@ from cogs.cards import FACES
 from game.cards import ALL_CARDS, Card
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

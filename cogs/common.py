@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import BotError, CannotPost
-from bot.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
-from bot.markdown import escape
+from bot.sessions.errors import BotError, CannotPost
+from bot.words.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
+from bot.words.markdown import escape
 from game import variant_names
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
-    from bot.sessions import Session
+    from bot.process.client import LamaBot
+    from bot.sessions.sessions import Session
 
 
 def place(interaction: discord.Interaction) -> tuple[int, int]:

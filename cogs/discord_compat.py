@@ -11,7 +11,7 @@ What they use that discord.py does not document: ``Interaction._state`` and ``._
 ``InteractionResponse._response_type``, ``discord.webhook.async_.async_context`` and
 ``interaction_message_response_params``, ``discord.http.handle_message_parameters``.
 tests/test_discord_compat.py fails, naming discord.py's version and the pin in
-pyproject.toml, when any of them changes. Everything else (clicks included: bot/clicks.py)
+pyproject.toml, when any of them changes. Everything else (clicks included: bot/process/clicks.py)
 goes through discord.py's public API.
 """
 

@@ -13,8 +13,8 @@ from itertools import groupby
 
 import discord
 
-from bot.i18n import N_, Translator
-from bot.markdown import BUTTON_LABEL, clip
+from bot.words.i18n import N_, Translator
+from bot.words.markdown import BUTTON_LABEL, clip
 from cogs.buttons import RematchButton
 from cogs.cards import LLAMA, VALUE_EMOJI, by_chip
 from cogs.render import COLOUR, Components, Payload

@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import N_, Translator
-from bot.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER, clip
+from bot.words.i18n import N_, Translator
+from bot.words.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER, clip
 from cogs.buttons import act_custom_id, custom_id
 from cogs.cards import BLACK, SYMBOL_EMOJI, TOKEN, WHITE, card_text, cards_text, chips_text
 from cogs.render import (

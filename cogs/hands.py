@@ -9,7 +9,7 @@ end) is edited through that token, so the player clicks their next move
 directly instead of pressing My hand again. A token is used up to
 :data:`TOKEN_TTL` after the click (an expired one answers 401 and counts
 toward Discord's invalid-request limit); after that the player presses My
-hand (and the ping, bot/timers.py, tells them it is their turn).
+hand (and the ping, bot/policies/timers.py, tells them it is their turn).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.clock import Clock
+from bot.common.clock import Clock
 from cogs.discord_compat import edit_original
 from cogs.render import Payload
 
 if TYPE_CHECKING:
-    from bot.sessions import Session
+    from bot.sessions.sessions import Session
     from game.views import PlayerView
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,8 @@ class LiveHands:
 
     async def follow(self, session: Session, render: Render) -> int:
         """Edit every live hand of ``session`` whose shape changed; the number edited (a hand
-        that could not be edited is dropped: the caller re-arms the ping, bot/timers.py)."""
+        that could not be edited is dropped: the caller re-arms the ping,
+        bot/policies/timers.py)."""
         lock = self._locks.get(session.channel_id)
         if lock is None:
             lock = self._locks[session.channel_id] = asyncio.Lock()

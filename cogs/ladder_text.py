@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import N_, Translator
-from bot.markdown import EMBED_TITLE, FIELD_VALUE, clip
+from bot.ladder.ratings import Skill
+from bot.ladder.results import PlayedGame, Standing
 from bot.pictures.chart import SEAT_EMOJI
-from bot.ratings import Skill
-from bot.results import PlayedGame, Standing
+from bot.words.i18n import N_, Translator
+from bot.words.markdown import EMBED_TITLE, FIELD_VALUE, clip
 from cogs.endings import places
 from cogs.render import COLOUR
 from game import find_rules, variant_names
@@ -36,7 +36,7 @@ SKILL_MEANING = N_(
     "counted cautiously as the estimate minus 3 × its uncertainty (in brackets: estimate ± "
     "uncertainty). Everyone starts at 0.")
 """What "skill" means, under the board and the stats: the numbers stay for who wants them,
-the words say what they are (OpenSkill's ordinal μ − 3σ, bot/ratings.py)."""
+the words say what they are (OpenSkill's ordinal μ − 3σ, bot/ladder/ratings.py)."""
 
 
 def _skill(tr: Translator, skill: Skill) -> dict[str, str]:

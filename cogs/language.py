@@ -12,9 +12,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import BotError, NotAllowed
-from bot.i18n import AUTO, LANGUAGE_SETTING, LANGUAGES, N_, pick, translator
-from bot.markdown import escape
+from bot.sessions.errors import BotError, NotAllowed
+from bot.words.i18n import AUTO, LANGUAGE_SETTING, LANGUAGES, N_, pick, translator
+from bot.words.markdown import escape
 from cogs.common import lama_bot, place
 from cogs.replies import user_tr
 

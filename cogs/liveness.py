@@ -1,6 +1,6 @@
 """Keeping games alive: the watchdog's public messages, ``/lama leave``, lost channels.
 
-The timers themselves are in bot/timers.py; this cog says what they did.
+The timers themselves are in bot/policies/timers.py; this cog says what they did.
 A channel that was deleted, or where the bot may no longer post (403
 50001/50013, 404 10003), ends its game as abandoned (recorded with the end
 reason ``channel_gone``, counts for nobody) so the channel is free for a new
@@ -16,12 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import takeover
-from bot.errors import BotError
-from bot.i18n import Translator
-from bot.sessions import Session, Status
-from bot.sqlstore import END_CHANNEL_GONE
-from bot.timers import IDLE_TTL, LOBBY_TTL
+from bot.policies import takeover
+from bot.policies.timers import IDLE_TTL, LOBBY_TTL
+from bot.sessions.errors import BotError
+from bot.sessions.sessions import Session, Status
+from bot.store.sql_store import END_CHANNEL_GONE
+from bot.words.i18n import Translator
 from cogs.cards import event_text
 from cogs.common import place, public_tr
 from cogs.lobby import lobby_payload
@@ -29,7 +29,7 @@ from cogs.render import Payload
 from game import Event, visible_to
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

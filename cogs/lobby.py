@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError, NotAllowed
-from bot.i18n import N_, Translator
-from bot.sessions import Session, Status
-from bot.timers import MAX_TURN_TIMEOUT, require_turn_timeout
+from bot.policies.timers import MAX_TURN_TIMEOUT, require_turn_timeout
+from bot.sessions.errors import BotError, NotAllowed
+from bot.sessions.sessions import Session, Status
+from bot.words.i18n import N_, Translator
 from cogs.common import (
     place,
     public_tr,
@@ -26,7 +26,7 @@ from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

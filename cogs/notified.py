@@ -1,7 +1,7 @@
 """Whom a table posted as a new message notifies (cogs/posts.py delivers it).
 
 The round's first post mentions the seats the watchdog chose when it was owed
-(``TimerState.notified``, bot/timers.py: saved, so a restart renders the same); a table
+(``TimerState.notified``, bot/policies/timers.py: saved, so a restart renders the same); a table
 posted anew mid-round (too old to edit, or deleted) mentions whoever does not follow the
 game then, who count as notified too (their ping waits the delay). A player counts as
 notified only once a post that mentions them is out: otherwise their ping comes at once.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import Translator
-from bot.sessions import Session, Timers
+from bot.sessions.sessions import Session, Timers
+from bot.words.i18n import Translator
 from cogs.render import Payload, notify
 
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import discord
 
-from bot.guild_settings import IMAGES_SETTING, GuildSettings
-from bot.i18n import Translator
-from bot.markdown import FIELD_VALUE, clip
 from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
+from bot.sessions.guild_settings import IMAGES_SETTING, GuildSettings
+from bot.words.i18n import Translator
+from bot.words.markdown import FIELD_VALUE, clip
 from cogs.cards import FACES, TOKEN, chips_text, plain_text
 from cogs.render import Payload
 from game import ActionType, Card, PlayerView

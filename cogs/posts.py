@@ -1,10 +1,10 @@
-"""What the channel is shown: the outbox's composer and courier (bot/outbox.py).
+"""What the channel is shown: the outbox's composer and courier (bot/sessions/outbox.py).
 
 A committed change owes the table (one message per round, edited in place; posted
 anew at a new round, or when it is about an hour old: Discord limits edits to older
 messages, error 30046), the round summaries, notes and pings, the lobby, the final
 table and standings. A table posted anew notifies the humans whose hand the bot does not
-follow (its allowed mentions; bot/timers.py decides whom when the post is owed,
+follow (its allowed mentions; bot/policies/timers.py decides whom when the post is owed,
 cogs/notified.py renders them); a new round dealt while the previous round's post was under
 way gets a post of its own. A table found deleted is posted again under a nonce derived from
 the item's (Discord answers a deleted post's nonce with Unknown Message). A ping is never
@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import Translator
-from bot.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
-from bot.sessions import Change, Session, Status
+from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
+from bot.sessions.sessions import Change, Session, Status
+from bot.words.i18n import Translator
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
 from cogs.discord_compat import edit_message
@@ -37,7 +37,7 @@ from game import EventKind, PlayerView, visible_to
 from game.record import to_dict
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """``/lama privacy``, ``/lama mydata``, ``/lama forget-me`` (which asks first), and deletion
 without being asked: a server the bot left loses its data after a grace period, finished
-games older than the retention setting go (bot/forgetting.py, bot/privacy.py)."""
+games older than the retention setting go (bot/policies/forgetting.py, bot/store/privacy.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import NotAllowed
-from bot.forgetting import DAY, forget_in_sessions, housekeeping
-from bot.i18n import N_, Translator
-from bot.privacy import packed
-from bot.sessions import Session
+from bot.policies.forgetting import DAY, forget_in_sessions, housekeeping
+from bot.sessions.errors import NotAllowed
+from bot.sessions.sessions import Session
+from bot.store.privacy import packed
+from bot.words.i18n import N_, Translator
 from cogs.buttons import ForgetButton
 from cogs.common import public_tr
 from cogs.lobby import lobby_payload
@@ -25,7 +25,7 @@ from cogs.render import COLOUR, Components
 from cogs.replies import user_tr
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

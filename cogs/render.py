@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Translator
-from bot.markdown import BUTTON_LABEL, FIELD_VALUE, clip
+from bot.words.i18n import Translator
+from bot.words.markdown import BUTTON_LABEL, FIELD_VALUE, clip
 from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
 from game import Card, Event, PlayerView
@@ -29,7 +29,7 @@ class Components:
 
     discord.py sends it as it sends a View (it asks for nothing but what is here) but, being
     "finished", never stores it: no View object, and no 15-minute timeout task for each
-    ephemeral hand. The clicks are routed by the bot's click listener (bot/clicks.py) to the
+    ephemeral hand. The clicks are routed by the bot's click listener (bot/process/clicks.py) to the
     items of cogs/buttons.py, whose templates these custom_ids match.
 
     Every message the bot draws carries its components so (:meth:`of` for those drawn as
@@ -199,7 +199,8 @@ def table_message(
 ) -> Payload:
     """The public table: everything public, the log, whose turn it is and its deadline.
 
-    It pings nobody (it is edited in place; the ping is its own short message, bot/timers.py),
+    It pings nobody (it is edited in place; the ping is its own short message,
+    bot/policies/timers.py),
     so its mention of the player to act only names them; posted as a new message it
     notifies the players :func:`notify` is given."""
     embed = discord.Embed(

@@ -7,8 +7,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.errors import BotError, NotAMove
-from bot.i18n import COMMAND_NAME, LANGUAGE_SETTING, Translator, pick, translator
+from bot.sessions.errors import BotError, NotAMove
+from bot.words.i18n import COMMAND_NAME, LANGUAGE_SETTING, Translator, pick, translator
 from cogs.timely import THINKING
 from game import GameOver, IllegalAction, MalformedRecord, NotYourTurn
 

@@ -7,7 +7,7 @@ drawn for Discord, with a last line saying where the complete rules are.
 
 from __future__ import annotations
 
-from bot.i18n import Translator
+from bot.words.i18n import Translator
 from cogs.cards import card_text
 from game.rules.text import full_rules_line
 from game.rules.text import rules_paragraphs as engine_paragraphs

@@ -1,6 +1,6 @@
 """``/lama leaderboard`` (one rule set's board, ten rows a page) and ``/lama stats``.
 
-The skills are OpenSkill's ratings (bot/ratings.py), kept by the store per server and rule
+The skills are OpenSkill's ratings (bot/ladder/ratings.py), kept by the store per server and rule
 set; the texts and the chart of a player's recent games are built in cogs/ladder_text.py.
 """
 
@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError
-from bot.i18n import N_, Translator
-from bot.markdown import EMBED_TITLE, clip
 from bot.pictures.chart import ratings_chart
+from bot.sessions.errors import BotError
+from bot.words.i18n import N_, Translator
+from bot.words.markdown import EMBED_TITLE, clip
 from cogs.buttons import BoardButton
 from cogs.common import place, require_variant
 from cogs.ladder_text import (
@@ -39,7 +39,7 @@ from cogs.replies import user_tr
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import ForgedClick, GameGone, StaleButton
-from bot.sessions import Session
-from bot.takeover import take_back
+from bot.policies.takeover import take_back
+from bot.sessions.errors import ForgedClick, GameGone, StaleButton
+from bot.sessions.sessions import Session
 from cogs.cards import event_text
 from cogs.common import place
 from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
@@ -30,7 +30,7 @@ from cogs.timely import in_time, update_message
 from game import Phase, PlayerView
 
 if TYPE_CHECKING:
-    from bot.client import LamaBot
+    from bot.process.client import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ class Table(commands.Cog):
     def opened(self, interaction: discord.Interaction, session: Session, seat: int,
                view: PlayerView) -> None:
         """``interaction`` answered with the player's hand: it follows the game from now on,
-        so their ping waits (bot/timers.py)."""
+        so their ping waits (bot/policies/timers.py)."""
         self.hands.answered(interaction, session, seat, view)
         self.bot.sessions.timers.arm(session)
 

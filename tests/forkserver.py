@@ -40,13 +40,13 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PREIMPORTED = ("bot.__main__", "bot.faults", "bot.sandbox", "bot.cluster", "cogs",
+PREIMPORTED = ("bot.__main__", "bot.common.faults", "bot.sandbox", "bot.cluster", "cogs",
                "game.__main__", "game.cli.play", "game.cli.simulate")
 """What the server imports once: what ``python -m bot`` (and ``bot sandbox``, ``python -m
 game``) import to start, and the modules its extensions (``cogs.EXTENSIONS``) import; not
 what a start imports later (matplotlib, asyncpg). It also reads the message catalogs once
-(``bot.i18n.translator`` keeps them): a start parses them again otherwise (0.3 s)."""
-RELOADED = ("bot.faults",)
+(``bot.words.i18n.translator`` keeps them): a start parses them again otherwise (0.3 s)."""
+RELOADED = ("bot.common.faults",)
 """Modules that read the environment at import (``LAMA_FAULT``): run again in each child."""
 PIPE, DEVNULL = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL
 _HEADER = struct.Struct("!I")
@@ -338,7 +338,7 @@ def serve(path: str) -> None:
         importlib.import_module(name)
         if name.endswith(".__main__"):  # what it imports stays; a child runs it as __main__
             del sys.modules[name]
-    from bot import i18n
+    from bot.words import i18n
     from cogs import EXTENSIONS
 
     for name in EXTENSIONS:

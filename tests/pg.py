@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yarl
 
-from bot.backends import is_postgres
+from bot.process.backends import is_postgres
 
 SETTING = "LAMA_TEST_PG"
 

@@ -20,8 +20,8 @@ import pytest
 import bot
 import cogs
 import game
-from bot import i18n
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
+from bot.words import i18n
 from cogs import hands, pictures, render
 from game import Event, EventKind, events
 from game.ai import heuristic, playout
@@ -30,10 +30,12 @@ from game.rules import base as rules
 from game.rules import dice
 
 CONSTANT = {
-    "bot.ai_players.DIFFICULTIES", "bot.catalog.KEYWORDS", "bot.catalog.METHOD_MAP",
-    "bot.catalog.SOURCES", "bot.command_i18n.DISCORD_LOCALES", "bot.command_i18n.CONTEXTS",
-    "bot.command_i18n.LANGUAGE_OF_LOCALE", "bot.i18n.DISCORD_LOCALES", "bot.i18n.DIGITS",
-    "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ratings.AI_KEYS",
+    "bot.sessions.ai_players.DIFFICULTIES", "bot.catalog.KEYWORDS", "bot.catalog.METHOD_MAP",
+    "bot.catalog.SOURCES", "bot.words.command_i18n.DISCORD_LOCALES",
+    "bot.words.command_i18n.CONTEXTS",
+    "bot.words.command_i18n.LANGUAGE_OF_LOCALE", "bot.words.i18n.DISCORD_LOCALES",
+    "bot.words.i18n.DIGITS",
+    "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ladder.ratings.AI_KEYS",
     "bot.sandbox.page.STATIC", "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",
     "cogs.admin.VARIANTS", "cogs.admin.IMAGE_CHOICES", "cogs.card_emojis.SIGNS",
     "cogs.cards.VALUE_EMOJI", "cogs.cards.SYMBOL_EMOJI", "cogs.cards.GAVE", "cogs.cards.STAGED",
@@ -243,7 +245,7 @@ async def test_channel_locks_go_with_their_last_user(kind: str) -> None:
             await live.follow(session, nothing)  # type: ignore[arg-type]
         locks = live._locks
     else:
-        from bot.outbox import Outbox
+        from bot.sessions.outbox import Outbox
 
         outbox = Outbox(SimpleNamespace())  # type: ignore[arg-type]
         for channel in range(200):

@@ -15,7 +15,7 @@ import pytest
 from babel.messages.catalog import Message
 
 from bot.catalog import read
-from bot.i18n import LANGUAGES, translator
+from bot.words.i18n import LANGUAGES, translator
 from cogs.rules_text import rules_paragraphs
 from game import variant_names
 from game.__main__ import main

@@ -240,8 +240,9 @@ def test_importing_the_bot_layer_loads_no_cog_and_a_start_no_chart_library() -> 
     """Package ``__init__`` files run on import too: bot/ must not pull the cogs in. What a
     ``python -m bot`` imports to start (bot/app.py and every cog) leaves matplotlib, half a
     second of CPU, to the first chart, and asyncpg to a PostgreSQL database."""
-    code = ("import sys, bot, bot.client, bot.sessions, bot.timers, bot.takeover, "
-            "bot.ai_runner, bot.restore\n"
+    code = ("import sys, bot, bot.process.client, bot.sessions.sessions, "
+            "bot.policies.timers, bot.policies.takeover, bot.policies.ai_runner, "
+            "bot.sessions.restore\n"
             "print(sorted(m for m in sys.modules if m == 'cogs' or m.startswith('cogs.')))\n"
             "import importlib, bot.app, bot.__main__\n"
             "from cogs import EXTENSIONS\n"

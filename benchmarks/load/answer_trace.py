@@ -95,9 +95,9 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     import discord.state
     import discord.webhook.async_ as webhook
 
-    import bot.budget
-    import bot.sessions
-    import bot.store
+    import bot.process.budget
+    import bot.sessions.sessions
+    import bot.store.sqlite
     import cogs.buttons
     import cogs.timely
 
@@ -149,18 +149,18 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
         setattr(cls, name, wrapped)
 
-    before(bot.sessions.Session, "act", "act")
-    before(bot.sessions.Session, "_apply", "locked")
-    write = bot.store.SqliteStore.write
+    before(bot.sessions.sessions.Session, "act", "act")
+    before(bot.sessions.sessions.Session, "_apply", "locked")
+    write = bot.store.sqlite.SqliteStore.write
 
     async def traced_write(self: Any, change: Any) -> None:
         _stamp(stamps, current.get(), "write")
         await write(self, change)
         _stamp(stamps, current.get(), "stored")
 
-    bot.store.SqliteStore.write = traced_write  # type: ignore[method-assign]
+    bot.store.sqlite.SqliteStore.write = traced_write  # type: ignore[method-assign]
 
-    transact = bot.store.SqliteStore._transact
+    transact = bot.store.sqlite.SqliteStore._transact
     transacting: contextvars.ContextVar[bool] = contextvars.ContextVar("transacting",
                                                                         default=False)
 
@@ -174,7 +174,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
     label: contextvars.ContextVar[str] = contextvars.ContextVar("label", default="other")
 
     def labelled(name: str, what: Callable[..., str]) -> None:
-        original = getattr(bot.store.SqliteStore, name)
+        original = getattr(bot.store.sqlite.SqliteStore, name)
 
         @functools.wraps(original)
         async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -184,14 +184,14 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
             finally:
                 label.reset(token)
 
-        setattr(bot.store.SqliteStore, name, wrapped)
+        setattr(bot.store.sqlite.SqliteStore, name, wrapped)
 
     labelled("write", lambda w: "finish" if w.finish else "end" if w.end else
              "snapshot" if w.snapshot else "move" if w.move else "write")
     labelled("flush_notes", lambda: "marks")
-    import bot.sqlite_writer
+    import bot.store.sqlite_writer
 
-    submit = bot.sqlite_writer.ThreadWriter._submit
+    submit = bot.store.sqlite_writer.ThreadWriter._submit
 
     def timed_submit(self: Any, job: Any) -> Any:  # a job on the store's thread
         times = [now(), 0.0, 0.0]
@@ -216,10 +216,10 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
         future.add_done_callback(back)
         return future
 
-    bot.sqlite_writer.ThreadWriter._submit = timed_submit  # type: ignore[method-assign]
+    bot.store.sqlite_writer.ThreadWriter._submit = timed_submit  # type: ignore[method-assign]
 
-    bot.store.SqliteStore._transact = traced_transact  # type: ignore[method-assign]
-    on_loop = bot.sqlite_writer.LoopWriter.transact
+    bot.store.sqlite.SqliteStore._transact = traced_transact  # type: ignore[method-assign]
+    on_loop = bot.store.sqlite_writer.LoopWriter.transact
 
     def traced_on_loop(self: Any, work: Any, sql: Any) -> Any:  # a write on the loop itself
         start = now()
@@ -231,7 +231,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
         holds.append((start, label.get(), end - start, 0))
         return result
 
-    bot.sqlite_writer.LoopWriter.transact = traced_on_loop  # type: ignore[method-assign]
+    bot.store.sqlite_writer.LoopWriter.transact = traced_on_loop  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
 
     async def create_interaction_response(self: Any, interaction_id: int, token: str,
@@ -244,7 +244,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
 
     webhook.AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore
 
-    take = bot.budget.Budget.take
+    take = bot.process.budget.Budget.take
 
     async def traced_take(self: Any) -> None:
         start = now()
@@ -253,7 +253,7 @@ def install_bot(stamps: dict[int, dict[str, float]], waits: list[tuple[int, str,
         if iid is not None and "posted" not in stamps.get(iid, {}):
             waits.append((iid, "budget", now() - start))
 
-    bot.budget.Budget.take = traced_take  # type: ignore[method-assign]
+    bot.process.budget.Budget.take = traced_take  # type: ignore[method-assign]
 
 
 def bot_main() -> int:
@@ -268,13 +268,13 @@ def bot_main() -> int:
     holds: list[tuple[float, str, float, int]] = []
     hops: list[tuple[float, float, float, float]] = []
     install_bot(stamps, waits, holds, hops)
-    import bot.loop
+    import bot.process.loop
     from benchmarks.load.heap import collector, heap_at_end
     from bot.__main__ import main
 
     collector(os.environ.get("BOT_LOAD_GC", ""))
 
-    run_loop = bot.loop.run_loop
+    run_loop = bot.process.loop.run_loop
 
     def dump() -> None:
         target = Path(os.environ["LAMA_TRACE_FILE"])

@@ -77,7 +77,7 @@ GAMES: dict[int, Game] = {}
 
 class Pacer:
     """Discord's global limit kept rather than learnt from 429s: each channel request takes
-    the next of ``per_second`` slots a second (lama's bot/budget.py does the same). Without
+    the next of ``per_second`` slots a second (lama's bot/process/budget.py does the same). Without
     it, 200 tables' edits hit the limit, discord.py retries each refused request up to five
     times, and the refusals reached the 10,000 that get a bot banned (the fake's Cloudflare
     rule) within the minute."""

@@ -13,7 +13,7 @@ from typing import Any
 
 def collector(how: str) -> None:
     """``BOT_LOAD_GC`` (to measure what the bot's collector settings cost and save): unset,
-    the bot's own (bot/loop.py); ``default``, CPython's (nothing frozen, a full collection
+    the bot's own (bot/process/loop.py); ``default``, CPython's (nothing frozen, a full collection
     every 10 second-generation ones); ``freeze``, start-up frozen but CPython's thresholds;
     ``off``, start-up frozen and no automatic collection at all."""
     import bot.__main__ as entry

@@ -2,6 +2,8 @@
 
 Everything here takes plain values a player may see (their own cards, the public
 table, final totals) and returns PNG bytes; callers render outside the event loop.
+
+May import: nothing of bot/ (Pillow and matplotlib only).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.i18n import N_
+from bot.words.i18n import N_
 from fakediscord import Member
 
 from .world import SandboxError

@@ -6,7 +6,7 @@ browser's (``Accept-Language``), else English; the bot's messages follow the bot
 
 from __future__ import annotations
 
-from bot.i18n import N_, Translator, pick, translator
+from bot.words.i18n import N_, Translator, pick, translator
 
 PAGE = {
     "play_as": N_("Play as"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.i18n import N_, Translator
+from bot.words.i18n import N_, Translator
 from fakediscord import MANAGE_GUILD, MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 from fakediscord.messages import Message, walk_components
 

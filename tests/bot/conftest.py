@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot import Settings, create_bot
-from bot.client import LamaBot
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
+from bot.process.client import LamaBot
 from fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 from tests import pg
 

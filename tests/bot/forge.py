@@ -4,7 +4,7 @@
 custom_id that is not on it). Discord refuses that click itself (400 50035
 ``COMPONENT_VALIDATION_FAILED``), as the fake does unless ``fake.check_components`` is off;
 with it off the click reaches the bot, which acts on a click only if its custom_id is a
-component of the clicked message (bot/clicks.py), and on a hand's buttons only from a hand.
+component of the clicked message (bot/process/clicks.py), and on a hand's buttons only from a hand.
 ``forged_buttons`` posts a message, as if the bot had posted it, with components of any
 custom_id (buttons of an earlier game, of another channel, of the first format, garbled):
 those are on their message, and what they name is checked by the cogs.

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import MARKUP, Translator
+from bot.words.i18n import MARKUP, Translator
 from game import find_rules, variant_names
 
 NNBSP = "\u202f"

@@ -11,9 +11,9 @@ from typing import cast
 
 import pytest
 
-import bot.sessions
-from bot.ai_runner import AiRunner, make_player
-from bot.sessions import Session, Sessions
+import bot.sessions.sessions
+from bot.policies.ai_runner import AiRunner, make_player
+from bot.sessions.sessions import Session, Sessions
 from game.ai import FULL_COLLECTION_EVERY
 from tests.bot.blocking import BlockingPlayer
 from tests.bot.conftest import World
@@ -69,14 +69,14 @@ async def test_a_thinking_ai_does_not_hold_up_other_channels(
     manager = multiprocessing.get_context("forkserver").Manager()
     try:
         started, release = manager.Event(), manager.Event()
-        real = bot.sessions.make_player
+        real = bot.sessions.sessions.make_player
 
         def seat_player(seed: int | str, difficulty: str | None = None) -> object:
             if difficulty == "hard":
                 return BlockingPlayer(started, release)
             return real(seed, difficulty)
 
-        monkeypatch.setattr(bot.sessions, "make_player", seat_player)
+        monkeypatch.setattr(bot.sessions.sessions, "make_player", seat_player)
         lobby = (await world.ana.slash(world.table, "lama start", variant="classic")).message
         assert lobby is not None
         await world.ana.click(lobby, "Leave")

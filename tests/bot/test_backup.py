@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import BackupError, backup
+from bot.process.backup import BackupError, backup
 from fakediscord import FakeDiscord
 from game import from_dict
 from tests import forkserver

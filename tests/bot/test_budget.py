@@ -1,4 +1,4 @@
-"""One budget for the requests Discord's global limit counts (bot/budget.py), and the outbox
+"""One budget for the requests Discord's global limit counts (bot/process/budget.py), and the outbox
 waiting for its slot before it draws: what was owed meanwhile is drawn in order, a newer
 table in the place (and with the repost and nonce) of the one it replaced."""
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.backends import make_store
-from bot.budget import Budget
-from bot.outbox import EVENT, STATE, Outbox, Owed, Write
-from bot.store import Store
+from bot.process.backends import make_store
+from bot.process.budget import Budget
+from bot.sessions.outbox import EVENT, STATE, Outbox, Owed, Write
+from bot.store.sqlite import Store
 
 GUILD, CHANNEL = 1, 2
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot import create_bot
-from bot.client import LamaBot
+from bot.process.client import LamaBot
 from cogs.card_emojis import emoji_name
 from cogs.cards import FACES
 from fakediscord import FakeDiscord

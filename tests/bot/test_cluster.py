@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from bot.backends import is_postgres, make_store
-from bot.shards import shard_of
+from bot.common.shards import shard_of
+from bot.process.backends import is_postgres, make_store
 from fakediscord import FakeDiscord, Guild, Member, TextChannel
 from tests import forkserver
 from tests.bot.conftest import make_settings

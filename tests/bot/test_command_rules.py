@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import COMMAND_CHOICE, COMMAND_DESCRIPTION, COMMAND_NAME, LANGUAGES, translator
+from bot.words.i18n import COMMAND_CHOICE, COMMAND_DESCRIPTION, COMMAND_NAME, LANGUAGES, translator
 from fakediscord.commands_check import check_commands
 from tests.bot.conftest import World
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from bot.client import intents
+from bot.process.client import intents
 from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import action_buttons, current, play_out

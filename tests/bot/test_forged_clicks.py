@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.session_state import Status
+from bot.sessions.state import Status
 from fakediscord import Member, Message
 from fakediscord.driver import ComponentRefused
 from tests.bot.conftest import World

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.outbox import Pacer
-from bot.sessions import Session
-from bot.timers import DEFAULT_TURN_TIMEOUT
+from bot.policies.timers import DEFAULT_TURN_TIMEOUT
+from bot.sessions.outbox import Pacer
+from bot.sessions.sessions import Session
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, current, first_button, offers, settled
 from tests.bot.test_traffic_games import table_round_of

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import read
-from bot.i18n import COMMAND_NAME
+from bot.words.i18n import COMMAND_NAME
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary"
 LANGUAGES = ("fr", "es", "de", "fa")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.i18n import translator
+from bot.words.i18n import translator
 from cogs.hand_view import hand_message
 from game import Game, Phase, player_view
 

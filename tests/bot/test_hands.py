@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Message
 from game.actions import QUIT

@@ -206,7 +206,7 @@ async def test_forged_slash_options_are_refused_and_open_nothing(world: World) -
 async def test_clicks_are_answered_without_rebuilding_the_clicked_view(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each click goes straight from its custom_id to the cog (bot/client.py): discord.py's
+    """Each click goes straight from its custom_id to the cog (bot/process/client.py): discord.py's
     own dynamic-item dispatch would rebuild the clicked message's View and every button."""
     rebuilt: list[object] = []
     original = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot import create_bot
-from bot.clock import ManualClock
-from bot.markdown import escape
-from bot.seating import MAX_NAME
+from bot.common.clock import ManualClock
+from bot.sessions.seating import MAX_NAME
+from bot.words.markdown import escape
 from fakediscord import FakeDiscord, Member
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import WAIT, Turn, click_and_confirm, current, play_out

@@ -8,10 +8,10 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from bot import i18n
 from bot.catalog import extract
-from bot.command_i18n import CommandTranslator, valid_name
-from bot.i18n import FSI, PDI, pick, translator
+from bot.words import i18n
+from bot.words.command_i18n import CommandTranslator, valid_name
+from bot.words.i18n import FSI, PDI, pick, translator
 from tests.bot.conftest import World
 
 

@@ -13,8 +13,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.plurals import get_plural
 
 from bot.catalog import extract, read
-from bot.command_i18n import valid_name
-from bot.i18n import (
+from bot.words.command_i18n import valid_name
+from bot.words.i18n import (
     COMMAND_CHOICE,
     COMMAND_DESCRIPTION,
     COMMAND_NAME,
@@ -59,7 +59,7 @@ def test_every_message_is_translated(template: Catalog, language: str) -> None:
             fuzzy.append(label(message))
     assert not missing, (
         f"{len(missing)} msgids have no {language} translation (run python -m bot.catalog, "
-        f"then translate them in bot/locales/{language}/LC_MESSAGES/lama.po):\n"
+        f"then translate them in bot/words/locales/{language}/LC_MESSAGES/lama.po):\n"
         + "\n".join(missing))
     assert not fuzzy, f"{language}: fuzzy translations to review:\n" + "\n".join(fuzzy)
 

@@ -30,7 +30,7 @@ import pytest
 
 from bot import create_bot
 from bot.catalog import read
-from bot.i18n import FSI, LRI, PDI
+from bot.words.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import action_buttons, settled

@@ -12,7 +12,7 @@ from string import Formatter
 import pytest
 
 from bot.catalog import extract, read, typeset
-from bot.i18n import VERBATIM, translator
+from bot.words.i18n import VERBATIM, translator
 from tests.bot.i18n_checks import NNBSP, french_spacing, latin_digits, watching
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SqliteStore
+from bot.store.sqlite import SqliteStore
 from fakediscord import FakeDiscord
 from tests import forkserver
 from tests.bot.conftest import make_settings
@@ -72,7 +72,7 @@ async def bot_process(
 ) -> AsyncIterator[forkserver.Process]:
     """``python -m bot`` against the fake; yields once it identified on the gateway.
 
-    ``fault``: a fault point (bot/faults.py) where the process kills itself. The process is
+    ``fault``: a fault point (bot/common/faults.py) where the process kills itself. The process is
     forked from the suite's fork server (tests/forkserver.py): real, but without the imports'
     second of CPU.
     """

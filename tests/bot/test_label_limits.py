@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.i18n import translator
-from bot.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER
+from bot.words.i18n import translator
+from bot.words.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER
 from cogs.hand_view import action_components
 from game import ActionType, Game, player_view
 from tests.bot.conftest import World

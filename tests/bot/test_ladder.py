@@ -8,7 +8,7 @@ import re
 
 from PIL import Image
 
-from bot.results import SeatResult
+from bot.ladder.results import SeatResult
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Member, Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons

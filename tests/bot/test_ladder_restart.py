@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ratings import Entrant, finishing_places, rate
+from bot.ladder.ratings import Entrant, finishing_places, rate
 from fakediscord import FakeDiscord
 from tests.bot.helpers import WAIT, is_final
 from tests.bot.test_kill import bot_process, sound

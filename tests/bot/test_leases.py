@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.backends import make_leases
-from bot.leases import LeaseTimeout, SqliteShardLeases
-from bot.shards import ShardPlan
-from bot.store import SqliteStore
+from bot.common.shards import ShardPlan
+from bot.process.backends import make_leases
+from bot.store.leases import LeaseTimeout, SqliteShardLeases
+from bot.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 HOLDER = """
 import asyncio, sys
-from bot.backends import make_leases
-from bot.shards import ShardPlan
+from bot.process.backends import make_leases
+from bot.common.shards import ShardPlan
 
 async def main():
     leases = make_leases(sys.argv[1])

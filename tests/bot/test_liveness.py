@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bot import create_bot
-from bot.client import LamaBot
-from bot.clock import ManualClock
-from bot.timers import NOTIFIED_PING_DELAY
+from bot.common.clock import ManualClock
+from bot.policies.timers import NOTIFIED_PING_DELAY
+from bot.process.client import LamaBot
 from fakediscord import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.redact import HIDDEN, Redact
+from bot.process.redact import HIDDEN, Redact
 from fakediscord import FakeDiscord
 from tests import forkserver
 from tests.bot.test_main import bot_env
@@ -102,7 +102,7 @@ def test_a_traceback_and_a_bot_token_are_redacted_too() -> None:
 def test_a_json_line_is_redacted_and_keeps_only_its_fields() -> None:
     """The JSON formatter behind :class:`Redact`: the message and traceback cleaned before
     they are encoded, the ids given as ``extra`` kept, any other ``extra`` left out."""
-    from bot.logs import JsonFormatter
+    from bot.process.logs import JsonFormatter
 
     token = "MTA5ODc2NTQzMjEwOTg3NjU0.GabcDE.abcdefghijklmnopqrstuvwxyz0123"
     stream = logging.Handler()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings
+from bot.process.settings import Settings
 from fakediscord import FakeDiscord
 from tests import forkserver
 
@@ -90,13 +90,13 @@ async def test_refused_token(tmp_path: Path) -> None:
 
 
 def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
-    """``python -m bot`` freezes what start-up built once ready (bot/loop.py): later full
+    """``python -m bot`` freezes what start-up built once ready (bot/process/loop.py): later full
     collections walk only what the games add, and come no rarer than CPython's own (every
     10 second-generation ones): rarer, the garbage they would free piles up for hundreds of
     games (benchmarks/memory.py)."""
     import gc
 
-    from bot.loop import FULL_COLLECTION_EVERY, freeze_startup_heap
+    from bot.process.loop import FULL_COLLECTION_EVERY, freeze_startup_heap
 
     built = [[n] for n in range(100)]  # containers: what the collector walks
     thresholds = gc.get_threshold()

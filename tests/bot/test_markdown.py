@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import FSI, PDI, translator
-from bot.markdown import clip, escape
+from bot.words.i18n import FSI, PDI, translator
+from bot.words.markdown import clip, escape
 
 PUNCTUATION = re.compile(r"\\([!-/:-@\[-`{-~])")
 

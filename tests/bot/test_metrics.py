@@ -1,4 +1,4 @@
-"""``/healthz`` and ``/metrics`` (bot/metrics.py) scraped while a game is played through the
+"""``/healthz`` and ``/metrics`` (bot/process/metrics.py) scraped while a game is played through the
 fake Discord: the values move, labels carry no ids."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import prometheus_client
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
-from bot.metrics import METRIC_NAMES, route_template, serving_metrics
+from bot.process.metrics import METRIC_NAMES, route_template, serving_metrics
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 from tests.bot.test_restart import Table, take_turn

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.metrics import METRIC_NAMES
+from bot.process.metrics import METRIC_NAMES
 from fakediscord import FakeDiscord
 from tests.bot.test_main import bot_env
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.store
-from bot.policies import make_sessions
-from bot.restore import restore_sessions
-from bot.schema import MIGRATIONS
-from bot.sessions import Session, Status
-from bot.store import SCHEMA_VERSION, SeatResult, SqliteStore, StoreError
+import bot.store.sqlite
+from bot.policies.wiring import make_sessions
+from bot.sessions.restore import restore_sessions
+from bot.sessions.sessions import Session, Status
+from bot.store.sqlite import SCHEMA_VERSION, SeatResult, SqliteStore, StoreError
+from bot.store.sqlite_schema import MIGRATIONS
 
 V1 = Path(__file__).parent / "data" / "schema_v1.db"
 GUILD, OTHER_GUILD = 900, 901
@@ -144,9 +144,10 @@ async def test_a_failing_migration_changes_nothing(
     old_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = rows(old_file)
-    broken = (*bot.store.MIGRATIONS, "CREATE TABLE half_done (x INTEGER); SELECT nonsense();")
-    monkeypatch.setattr(bot.store, "MIGRATIONS", broken)
-    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", len(broken))
+    broken = (*bot.store.sqlite.MIGRATIONS,
+              "CREATE TABLE half_done (x INTEGER); SELECT nonsense();")
+    monkeypatch.setattr(bot.store.sqlite, "MIGRATIONS", broken)
+    monkeypatch.setattr(bot.store.sqlite, "SCHEMA_VERSION", len(broken))
     store = SqliteStore(str(old_file))
     with pytest.raises(StoreError, match="no such function"):  # one clear line at start-up
         await store.open()

@@ -1,7 +1,7 @@
 """What was committed is always shown: ``python -m bot`` killed (SIGKILL) at every step
 between a commit and the messages it owes shows them exactly once after a restart.
 
-The kills land on fault points (bot/faults.py), not on timing luck. Each case plays in
+The kills land on fault points (bot/common/faults.py), not on timing luck. Each case plays in
 its own channel; the process that serves case k first recovers case k-1 (one process
 per case, all on one database).
 """

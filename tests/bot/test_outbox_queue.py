@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.backends import make_store
-from bot.outbox import EVENT, STATE, ChannelGone, Outbox, Owed, Write
-from bot.store import SqliteStore, Store
+from bot.process.backends import make_store
+from bot.sessions.outbox import EVENT, STATE, ChannelGone, Outbox, Owed, Write
+from bot.store.sqlite import SqliteStore, Store
 from tests.bot.helpers import another_process_writing
 from tests.pg import raw
 
@@ -95,7 +95,7 @@ async def test_a_lost_channel_drops_its_items_with_one_log_line(
         lost.append(channel_id)
 
     outbox.courier, outbox.on_gone = courier, gone
-    with caplog.at_level(logging.WARNING, logger="bot.outbox"):
+    with caplog.at_level(logging.WARNING, logger="bot.sessions.outbox"):
         await outbox.deliver(CHANNEL)
     assert lost == [CHANNEL] and not outbox.pending(CHANNEL)
     assert len(caplog.records) == 1 and "dropped 2 owed messages" in caplog.text

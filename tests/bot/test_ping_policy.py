@@ -1,4 +1,5 @@
-"""When a turn's one ping is due (bot/timers.py): a hand that follows the game shows the turn
+"""When a turn's one ping is due (bot/policies/timers.py): a hand that follows the game shows the
+turn
 at once, so its player is pinged only once part of the turn time has passed (half, by
 default; with no turn timer, a fixed delay), or when its token stops; a player whose hand
 cannot follow (never opened, token too old) at once, unless the round's table post notified
@@ -6,8 +7,8 @@ them: then after a short delay."""
 
 from __future__ import annotations
 
-from bot.sessions import Session
-from bot.timers import DEFAULT_TURN_TIMEOUT, NOTIFIED_PING_DELAY, TimerState
+from bot.policies.timers import DEFAULT_TURN_TIMEOUT, NOTIFIED_PING_DELAY, TimerState
+from bot.sessions.sessions import Session
 from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, click_and_confirm, current, offers

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from bot.i18n import translator
-from bot.store import SeatResult
+from bot.store.sqlite import SeatResult
+from bot.words.i18n import translator
 from cogs.endings import final_standings, places
 from game import Game, player_view
 from tests.bot.conftest import World

@@ -9,9 +9,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.forgetting import DAY, sweep
-from bot.privacy import packed
-from bot.results import SeatResult
+from bot.ladder.results import SeatResult
+from bot.policies.forgetting import DAY, sweep
+from bot.store.privacy import packed
 from fakediscord import Member
 from game import Game, from_dict, player_view, replay, to_dict
 from tests.bot.conftest import World

@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from bot import Settings, create_bot
-from bot.clock import ManualClock
-from bot.forgetting import DAY, SWEEP_EVERY
-from bot.privacy import GUILD_TABLES
+from bot.common.clock import ManualClock
+from bot.policies.forgetting import DAY, SWEEP_EVERY
+from bot.store.privacy import GUILD_TABLES
 from fakediscord import FakeDiscord
 from tests.bot.conftest import World
 from tests.bot.test_privacy import finished_game

@@ -13,10 +13,10 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main
-from bot.backends import is_postgres, make_store
-from bot.pgstore import TABLES
-from bot.results import SeatResult
-from bot.store import Store
+from bot.ladder.results import SeatResult
+from bot.process.backends import is_postgres, make_store
+from bot.store.postgres import TABLES
+from bot.store.sqlite import Store
 from game import Game, from_dict, player_view, replay, to_dict
 
 NAME = "Qwixotlamb"

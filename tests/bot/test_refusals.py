@@ -100,7 +100,7 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
 ) -> None:
     """Nobody's hand is open at the start: the table's post notifies every human, never the
     AI, and no ping is posted besides. Then it is edited in place all round long, pinging
-    nobody (the ping is its own message, bot/timers.py)."""
+    nobody (the ping is its own message, bot/policies/timers.py)."""
     lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
     assert lobby is not None
     await world.ben.click(lobby, "Join")

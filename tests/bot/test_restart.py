@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import Settings, create_bot
-from bot.client import LamaBot
+from bot.process.client import LamaBot
 from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import (

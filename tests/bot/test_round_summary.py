@@ -16,7 +16,7 @@ from collections.abc import Callable
 import discord
 import pytest
 
-from bot.i18n import FSI, LANGUAGES, PDI, translator
+from bot.words.i18n import FSI, LANGUAGES, PDI, translator
 from cogs.endings import round_summary
 from fakediscord import Member, Message
 from game import Action, ActionType, Event, EventKind, Game, PlayerView, from_dict, player_view

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from bot.backends import make_store
-from bot.errors import NotAllowed, StaleButton
-from bot.outbox import Owed, default_compose
-from bot.policies import make_sessions
-from bot.sessions import Change, Session, Sessions, Status
-from bot.takeover import hand_to_ai
+from bot.policies.takeover import hand_to_ai
+from bot.policies.wiring import make_sessions
+from bot.process.backends import make_store
+from bot.sessions.errors import NotAllowed, StaleButton
+from bot.sessions.outbox import Owed, default_compose
+from bot.sessions.sessions import Change, Session, Sessions, Status
 from game import EventKind, NotYourTurn, player_view, summary
 
 GUILD, CHANNEL = 1, 2
@@ -117,7 +117,7 @@ async def test_a_game_against_ais_runs_to_the_end(sessions: Sessions) -> None:
 
 
 def test_ai_seats_use_the_engines_heuristic_player() -> None:
-    from bot.ai_runner import RandomLegal, make_player
+    from bot.policies.ai_runner import RandomLegal, make_player
 
     player = make_player("7:1")
     assert not isinstance(player, RandomLegal)
@@ -125,7 +125,7 @@ def test_ai_seats_use_the_engines_heuristic_player() -> None:
 
 
 async def test_sessions_alone_run_no_policy_and_ais_act_only_when_asked(db_url: str) -> None:
-    """Without the policies (bot/policies.py), sessions start no AI loop and no timer."""
+    """Without the policies (bot/policies/wiring.py), sessions start no AI loop and no timer."""
     store = make_store(db_url)
     await store.open()
     alone = Sessions(store, seed="42")

@@ -9,8 +9,8 @@ import discord
 import pytest
 
 from bot import Settings, create_bot
-from bot.client import LamaBot
-from bot.shards import IdentifyGate, ShardPlan, parse_shard_ids, shard_of, split_shards
+from bot.common.shards import IdentifyGate, ShardPlan, parse_shard_ids, shard_of, split_shards
+from bot.process.client import LamaBot
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 
@@ -120,7 +120,7 @@ async def test_identifies_are_paced_per_bucket_of_max_concurrency(
         waited.append(seconds)
         now[0] += seconds
 
-    monkeypatch.setattr("bot.shards.asyncio.sleep", sleep)
+    monkeypatch.setattr("bot.common.shards.asyncio.sleep", sleep)
     gate = IdentifyGate(max_concurrency=2, window=5.0, clock=lambda: now[0])
     for shard in (4, 5, 6, 7):  # buckets 0, 1, 0, 1
         await gate.wait(shard)

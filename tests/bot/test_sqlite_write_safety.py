@@ -1,4 +1,4 @@
-"""What a failed SQLite write leaves behind, on either path (bot/sqlite_writer.py: on the loop
+"""What a failed SQLite write leaves behind, on either path (bot/store/sqlite_writer.py: on the loop
 when the file is free; as one job on the store's thread when another connection holds it, or
 always with ``synchronous=FULL``): nothing of it committed, no transaction left open, the
 store writing on; a write acknowledged survives SIGKILL; the log stays bounded with no
@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from bot import sqlite_writer
-from bot.leases import SqliteShardLeases
-from bot.outbox import EVENT, Owed, Write
-from bot.shards import ShardPlan
-from bot.sql import AwaitedElsewhere, Sql
-from bot.store import SqliteStore
+from bot.common.shards import ShardPlan
+from bot.sessions.outbox import EVENT, Owed, Write
+from bot.store import sqlite_writer
+from bot.store.leases import SqliteShardLeases
+from bot.store.sql import AwaitedElsewhere, Sql
+from bot.store.sqlite import SqliteStore
 from tests.bot.helpers import another_process_writing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,9 +140,9 @@ async def test_a_statement_that_fails_midway_is_rolled_back(tmp_path: Path, wher
 
 KILLED = """
 import asyncio, os, signal, sys
-from bot.outbox import EVENT, Owed, Write
-from bot.shards import ShardPlan
-from bot.store import SqliteStore
+from bot.sessions.outbox import EVENT, Owed, Write
+from bot.common.shards import ShardPlan
+from bot.store.sqlite import SqliteStore
 
 async def main() -> None:
     store = SqliteStore(sys.argv[1])
@@ -196,7 +196,7 @@ async def test_without_checkpoints_the_log_stays_bounded(
 async def test_a_lease_transaction_in_the_same_process_only_sends_writes_to_the_thread(
     tmp_path: Path
 ) -> None:
-    """The lease rows' connection (bot/leases.py) holds the write lock across awaits: a
+    """The lease rows' connection (bot/store/leases.py) holds the write lock across awaits: a
     store write meanwhile waits on SQLite's thread, not the loop, so the lease's own
     transaction goes on and ends, and the write lands after it; then writes are the loop's
     again. Many of both at once all land."""

@@ -1,4 +1,5 @@
-"""SQLite writes on the event loop (bot/sqlite_writer.py): whole at once when the file is free,
+"""SQLite writes on the event loop (bot/store/sqlite_writer.py): whole at once when the file is
+free,
 on SQLite's thread when another process holds it, and the log copied back by checkpoints."""
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from bot.outbox import EVENT, Owed, Write
-from bot.store import SqliteStore
+from bot.sessions.outbox import EVENT, Owed, Write
+from bot.store.sqlite import SqliteStore
 from tests.bot.helpers import another_process_writing
 
 GUILD, CHANNEL = 10, 20

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SqliteStore
+from bot.store.sqlite import SqliteStore
 from fakediscord import FakeDiscord
 from tests.bot.test_main import bot_env, run_bot
 

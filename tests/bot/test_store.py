@@ -9,10 +9,10 @@ import sqlite3
 
 import pytest
 
-from bot.backends import is_postgres, make_store
-from bot.pgstore import PG_SCHEMA_VERSION
-from bot.ratings import NEW, Entrant, finishing_places, rate
-from bot.store import SCHEMA_VERSION, SeatResult, Store, StoreError
+from bot.ladder.ratings import NEW, Entrant, finishing_places, rate
+from bot.process.backends import is_postgres, make_store
+from bot.store.postgres import PG_SCHEMA_VERSION
+from bot.store.sqlite import SCHEMA_VERSION, SeatResult, Store, StoreError
 from tests.pg import raw
 
 GUILD = 10
@@ -179,8 +179,8 @@ def test_a_finishing_order_rates_winners_up_and_shares_ties() -> None:
 
 
 async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str) -> None:
-    from bot.pgschema import PG_MIGRATIONS
-    from bot.store import MIGRATIONS
+    from bot.store.pg_schema import PG_MIGRATIONS
+    from bot.store.sqlite import MIGRATIONS
 
     insert = ("INSERT INTO games VALUES (1, 'old', 2, 'classic', 'abandoned', '7', '{}', '[]', "
               "0, 1)")
@@ -200,8 +200,8 @@ async def test_a_version_1_database_is_migrated_without_losing_a_row(db_url: str
 
 async def test_a_version_3_database_with_results_gets_its_ratings(db_url: str) -> None:
     """Games kept before ratings existed are rated at start-up, oldest first, once."""
-    from bot.pgschema import PG_MIGRATIONS
-    from bot.store import MIGRATIONS
+    from bot.store.pg_schema import PG_MIGRATIONS
+    from bot.store.sqlite import MIGRATIONS
 
     def game(number: int, ended: float) -> str:
         return (f"INSERT INTO games VALUES ({GUILD}, 'g{number}', 2, 'classic', 'finished', '7', "
@@ -240,7 +240,7 @@ async def test_a_version_3_database_with_results_gets_its_ratings(db_url: str) -
 async def test_writes_of_many_channels_at_once_with_their_marks_all_land(db_url: str) -> None:
     """Delivery marks and message ids ride on any write, touching other channels' rows:
     concurrent writes of one process must neither deadlock nor lose a mark."""
-    from bot.outbox import EVENT, Owed, Write
+    from bot.sessions.outbox import EVENT, Owed, Write
 
     store = await opened(db_url)
     channels = range(1, 9)

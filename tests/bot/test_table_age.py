@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
 from cogs.posts import EDITABLE_FOR
 from fakediscord import FakeDiscord, Message
 from tests.bot.conftest import make_settings

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import create_bot
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings

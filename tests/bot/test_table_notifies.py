@@ -1,4 +1,4 @@
-"""The round's table post notifies whoever cannot see the game otherwise (bot/timers.py).
+"""The round's table post notifies whoever cannot see the game otherwise (bot/policies/timers.py).
 
 Through the fake Discord on a manual clock: the post's allowed mentions are the humans whose
 hand the bot does not follow; a player it notified is pinged after the delay (see
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import create_bot
-from bot.clock import ManualClock
+from bot.common.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Message, TextChannel
 from tests.bot.conftest import make_settings

@@ -3,7 +3,7 @@ under way never post it again (each such post costs a slot of the bot's scarce g
 budget, even when Discord answers it with the message its nonce already made).
 
 The order of a busy machine is made here, deterministically: the outbox's slot is held
-(nothing is drawn while it waits, bot/budget.py) and the store's write is held
+(nothing is drawn while it waits, bot/process/budget.py) and the store's write is held
 (tests/bot/test_faults.py), so the round's table is posted *between* the composing of the
 next move's table and its commit, and the move after that is owed while that one waits.
 """

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from bot import takeover
-from bot.clock import ManualClock
-from bot.defaults import default_action
-from bot.outbox import Owed
-from bot.policies import make_sessions
-from bot.sessions import Session, Sessions, Status
-from bot.store import SqliteStore
-from bot.timers import DEFAULT_PING_PART, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
+from bot.common.clock import ManualClock
+from bot.policies import takeover
+from bot.policies.defaults import default_action
+from bot.policies.timers import DEFAULT_PING_PART, IDLE_TTL, LOBBY_TTL, valid_turn_timeout
+from bot.policies.wiring import make_sessions
+from bot.sessions.outbox import Owed
+from bot.sessions.sessions import Session, Sessions, Status
+from bot.store.sqlite import SqliteStore
 from game import Action, Card, EventKind, Game, player_view
 from game.actions import DRAW, PASS, QUIT, ROLL, STOP, discard, play, take
 

@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot.outbox import Write
+from bot.sessions.outbox import Write
 from fakediscord import FakeDiscord, FakeDiscordError
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import translator
 from bot.sandbox.slash import parse
 from bot.sandbox.world import SandboxError
+from bot.words.i18n import translator
 from fakediscord import FakeDiscord
 
 VARIANTS = [{"name": n.title(), "value": n} for n in ("classic", "kadabra", "dice")]

@@ -1,0 +1,102 @@
+"""One budget for the bot's requests outside interactions, so Discord never has to refuse them.
+
+Discord allows a bot 50 requests per second in all, interaction answers and interaction-token
+(webhook) requests apart; past that it answers 429, and 10,000 refusals in 10 minutes get the
+bot banned for a while. 200 games moving about once a second each would ask for about 200
+table edits a second. So every request that counts takes a slot of one budget
+(:data:`PER_SECOND` a second, :data:`BURST` at once after a quiet spell), first come first
+served, and a channel's owed messages wait for their slot *before* they are drawn
+(:meth:`Budget.slot`, used by bot/sessions/outbox.py): the edit then shows the latest state, and the
+moves made while it waited are merged into it (the outbox keeps only the newest table).
+
+A channel's message edits also share a bucket whose size Discord gives only in each
+answer's headers; :meth:`Budget.slot` waits while discord.py has learnt that the channel's
+bucket is spent, so an owed table is drawn after that wait rather than before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
+BURST = 5
+EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's global limit
+
+_prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", default=False)
+
+
+class Budget:
+    """Slots for the bot's global rate limit, handed out in order."""
+
+    def __init__(self, per_second: float = PER_SECOND, burst: int = BURST,
+                 clock: Callable[[], float] = time.monotonic,
+                 http: discord.http.HTTPClient | None = None) -> None:
+        self.interval = 1.0 / per_second
+        self.burst = burst
+        self.clock = clock
+        self.http = http
+        self._next = -float("inf")
+        self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
+
+    def _reserve(self) -> float:
+        """Take the next slot; how long until it comes."""
+        now = self.clock()
+        start = max(self._next, now - (self.burst - 1) * self.interval)
+        self._next = start + self.interval
+        return max(0.0, start - now)
+
+    async def take(self) -> None:
+        wait = self._reserve()
+        if wait > 0:
+            self.waited += wait
+            await asyncio.sleep(wait)
+
+    async def slot(self, channel_id: int) -> None:
+        """Wait for this channel's next request (its bucket, then the global budget); the next
+        request of this task then goes at once (it is paid for)."""
+        wait = self._channel_wait(channel_id)
+        if wait > 0:
+            self.waited += wait
+            await asyncio.sleep(wait)
+        await self.take()
+        _prepaid.set(True)
+
+    def _channel_wait(self, channel_id: int) -> float:
+        """How long discord.py would hold an edit in this channel: its bucket for the route,
+        as the last answers' headers described it (0 when spent buckets are not known).
+        (discord.py keeps these in its HTTP client; read, never changed.)"""
+        if self.http is None:
+            return 0.0
+        route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                                   channel_id=channel_id, message_id=0)
+        try:
+            known = self.http._bucket_hashes.get(route.key) or route.key
+            bucket = self.http._buckets.get(f"{known}:{route.major_parameters}")
+            if bucket is None or bucket.remaining > 0 or bucket.expires is None:
+                return 0.0
+            return max(0.0, bucket.expires - asyncio.get_running_loop().time())
+        except AttributeError:  # another discord.py: rely on its own waiting
+            return 0.0
+
+    def settle(self) -> None:
+        """The owed message was delivered (or needed no request): nothing is paid for any more."""
+        _prepaid.set(False)
+
+    def wrap(self, request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """discord.py's ``HTTPClient.request``, each counted request taking a slot first."""
+
+        async def paced(route: Any, *args: Any, **kwargs: Any) -> Any:
+            if not route.path.startswith(EXEMPT):
+                if _prepaid.get():
+                    _prepaid.set(False)
+                else:
+                    await self.take()
+            return await request(route, *args, **kwargs)
+
+        return paced
