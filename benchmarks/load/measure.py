@@ -256,6 +256,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
     play_moves = max(play_moves + ai, 1)  # (AI seats play once the games have started)
     running = peak.get("running", 0)
     lags = [lag for g in games for lag in g.lag]
+    pictured = [t for g in games for t in g.pictured]
+    late = sum(g.pictured_late for g in games)
     return {
         "bot": args.bot if args.processes == 1 else f"{args.bot} ×{args.processes} processes",
         "pinning": pinning,
@@ -282,6 +284,12 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
         "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),
+        # My hand with pictures: the click to its picture shown (with the answer, or in the
+        # edit that follows an answer sent without it), on the harness's clock
+        "p99_ms_my_hand_to_picture": round(percentile(pictured, 0.99) * 1000, 1),
+        "max_ms_my_hand_to_picture": round(max(pictured, default=0) * 1000, 1),
+        "my_hands_pictured_in_a_later_edit": late,
+        "my_hands_never_pictured": sum(len(g.unpictured) for g in games),  # (a move first)
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),

@@ -54,6 +54,8 @@ def test_json_has_every_figure_for_both_bots() -> None:
             f"every move after the first waited for the next to be playable: {run}"
     assert lama["uploads_per_move"] > 0 and baseline["uploads_per_move"] > 0, \
         "pictures on by default, as on a server: both bots upload hand pictures"
+    for run in (lama, baseline):
+        assert run["p99_ms_my_hand_to_picture"] > 0, f"each My hand's picture was timed: {run}"
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
 
