@@ -15,7 +15,7 @@ it makes what lama makes after the play-loop work:
 
 With pictures (``BASELINE_IMAGES=on``, the benchmark's default, as lama's servers have them)
 it uploads what lama uploads where lama does: a PNG of a hand's size (:data:`PICTURE`, made
-once at start-up: 6.2 KB, lama's hands are 3–11 KB) attached to each My hand answer and to
+once at start-up: 6.1 KB, lama's hands are 3–11 KB) attached to each My hand answer and to
 each hand edited because its owner's turn came (lama draws and uploads that player's new
 picture there); a move's answer drops the clicked hand's picture (lama's hand waiting for
 others is text until its turn). It draws nothing: the upload is the work it shares with lama.
