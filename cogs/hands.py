@@ -72,11 +72,6 @@ class LiveHands:
         self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
                                     shape(view, False))
 
-    def shows(self, channel_id: int, user_id: int, interaction: discord.Interaction) -> bool:
-        """Whether the player's followed hand is still the one ``interaction`` answered with."""
-        hand = self._hands.get((channel_id, user_id))
-        return hand is not None and hand.interaction is interaction
-
     def live(self, channel_id: int, user_id: int) -> bool:
         hand = self._hands.get((channel_id, user_id))
         return hand is not None and self.clock.now() - hand.clicked_at < TOKEN_TTL

@@ -33,12 +33,6 @@ log = logging.getLogger(__name__)
 
 HAND_FILE = "hand-{key}.png"  # named by what it shows: an edit that shows it again keeps it
 SHOWN = "lama_picture"  # Interaction.extras: the hand picture its message shows now
-OWED = "lama_picture_owed"  # Interaction.extras: (spec, its render) the answer went without
-PICTURE_WAIT = 0.02
-"""Seconds an answer waits for a picture not yet drawn: on a quiet machine a render comes
-back in about 1 ms and goes with the answer; on a loaded one the answer goes as text at once
-and the picture follows in an edit (:func:`owed_picture`), so the click's acknowledgement
-never waits on the render's trip to a worker thread and back."""
 CHART_FILE = "totals.png"
 ALT_TEXT = 1024  # Discord's limit on an attachment's description
 MISSING_PERMISSIONS = 50013
@@ -182,8 +176,7 @@ def _file(data: bytes, name: str, alt: str) -> discord.File:
 
 
 async def add_hand_picture(payload: Payload, view: PlayerView, interaction: discord.Interaction,
-                           settings: GuildSettings, *, waiting_too: bool = True,
-                           wait: float | None = None) -> Payload:
+                           settings: GuildSettings, *, waiting_too: bool = True) -> Payload:
     """``payload`` (a hand message) with its picture, when the server and Discord allow it.
 
     The embed's text stays as it was: it is the picture's description too. With
@@ -191,13 +184,10 @@ async def add_hand_picture(payload: Payload, view: PlayerView, interaction: disc
     acts again: a hand waiting for others is read in text until its owner's turn, which
     halves the renders per move (each move changes the hand, so the cache cannot help).
     When the message already shows this very picture, the edit keeps its file: nothing
-    is drawn or uploaded. With ``wait`` (an answer to a click), a picture not drawn within
-    that many seconds is left out and owed (:data:`OWED`): the answer goes in text now, and
-    the caller edits the picture in when drawn (:func:`owed_picture`).
+    is drawn or uploaded.
     """
     shown = shown_picture(interaction)
     interaction.extras[SHOWN] = None  # unless a picture is attached below: text only
-    interaction.extras.pop(OWED, None)
     if payload.embed is None or not images_on(settings, interaction.guild_id):
         return payload
     if not waiting_too and not view.my_turn:
@@ -211,34 +201,11 @@ async def add_hand_picture(payload: Payload, view: PlayerView, interaction: disc
     if name == shown:
         payload.keep_files = True  # the same picture: the message keeps its file
     else:
-        data = _recent.get(spec)
-        if data is None:
-            drawing = asyncio.ensure_future(rendered(spec))
-            if wait is not None:
-                await asyncio.wait({drawing}, timeout=wait)
-                if not drawing.done():  # the answer goes without it; the picture follows
-                    interaction.extras[OWED] = (spec, drawing)
-                    return payload
-            data = await drawing
+        data = await rendered(spec)
         payload.files = [_file(data, name, payload.embed.description or "")]
     payload.embed.set_image(url=f"attachment://{name}")
     interaction.extras[SHOWN] = name
     return payload
-
-
-async def owed_picture(interaction: discord.Interaction) -> Spec | None:
-    """The picture an answer went without (:data:`OWED`), once drawn: its spec (None: none
-    owed, or its render failed)."""
-    owed = interaction.extras.pop(OWED, None)
-    if owed is None:
-        return None
-    spec, drawing = owed
-    try:
-        await drawing
-    except Exception:
-        log.warning("a hand picture could not be drawn", exc_info=True)
-        return None
-    return spec
 
 
 # ---- the game's story at the end -------------------------------------------------------

@@ -19,9 +19,8 @@ from bot.sessions import Session
 from bot.takeover import take_back
 from cogs.cards import event_text
 from cogs.common import place
-from cogs.discord_compat import edit_original
 from cogs.hands import LiveHands
-from cogs.pictures import PICTURE_WAIT, SHOWN, add_hand_picture, hand_spec, owed_picture
+from cogs.pictures import add_hand_picture
 from cogs.posts import Posts
 from cogs.render import Payload, hand_message, quit_confirmation
 from cogs.replies import user_tr
@@ -46,7 +45,6 @@ class Table(commands.Cog):
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
         self.hands = LiveHands(bot.sessions.clock)
-        self._owed: set[asyncio.Task[None]] = set()  # pictures following their answers
         self.posts = Posts(bot)
 
     async def cog_load(self) -> None:
@@ -102,10 +100,9 @@ class Table(commands.Cog):
     ) -> None:
         seat = session.require_seat(interaction.user.id)
         payload, view = self.render_hand(interaction, session, seat, note)
-        payload = await self.pictured(interaction, session, seat, payload, wait=PICTURE_WAIT)
+        payload = await self.pictured(interaction, session, seat, payload)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
         self.opened(interaction, session, seat, view)
-        self.picture_follows(interaction, session, seat, payload)
 
     async def on_action(
         self, interaction: discord.Interaction, game: str, version: int, action: str
@@ -134,11 +131,9 @@ class Table(commands.Cog):
         note = "\n".join(t for e in private if (t := event_text(tr, e, names))) or None
         async with self.answering(interaction.user.id):
             payload, view = self.render_hand(interaction, session, seat, note)
-            payload = await self.pictured(interaction, session, seat, payload, waiting_too=False,
-                                          wait=PICTURE_WAIT)
+            payload = await self.pictured(interaction, session, seat, payload, waiting_too=False)
             if await update_message(interaction, **payload.edit_kwargs()):
                 self.opened(interaction, session, seat, view)
-                self.picture_follows(interaction, session, seat, payload)
             else:  # its token is spent: this hand is not followed any more
                 self.hands.drop(session.channel_id, interaction.user.id)
                 self.bot.sessions.timers.arm(session)
@@ -205,40 +200,10 @@ class Table(commands.Cog):
         return lock
 
     async def pictured(self, interaction: discord.Interaction, session: Session, seat: int,
-                       payload: Payload, waiting_too: bool = True,
-                       wait: float | None = None) -> Payload:
-        """The hand with its picture (cogs.pictures), where the server and Discord allow it;
-        with ``wait``, one not drawn by then is owed (:meth:`picture_follows`)."""
+                       payload: Payload, waiting_too: bool = True) -> Payload:
+        """The hand with its picture (cogs.pictures), where the server and Discord allow it."""
         return await add_hand_picture(payload, session.view(seat), interaction,
-                                      self.bot.sessions.guild_settings, waiting_too=waiting_too,
-                                      wait=wait)
-
-    def picture_follows(self, interaction: discord.Interaction, session: Session, seat: int,
-                        payload: Payload) -> None:
-        """The answer went without its picture (still being drawn): edit it in when drawn."""
-        task = asyncio.create_task(self._add_owed(interaction, session, seat, payload))
-        self._owed.add(task)
-        task.add_done_callback(self._owed.discard)
-
-    async def _add_owed(self, interaction: discord.Interaction, session: Session, seat: int,
-                        payload: Payload) -> None:
-        spec = await owed_picture(interaction)
-        if spec is None:
-            return
-        user = interaction.user.id
-        async with self.answering(user):  # after the answer, before any later one
-            if (self.bot.is_closed() or session.game is None
-                    or not self.hands.shows(session.channel_id, user, interaction)
-                    or interaction.extras.get(SHOWN) is not None):
-                return  # another answer or edit replaced this one (with its own picture)
-            view = session.view(seat)
-            if hand_spec(view) != spec:
-                return  # the hand changed since: its own edit shows it
-            payload = await self.pictured(interaction, session, seat, payload)  # drawn: at hand
-            try:
-                await edit_original(interaction, **payload.edit_kwargs())
-            except discord.HTTPException as error:
-                log.info("could not add the picture to the hand of %s (%s)", user, error)
+                                      self.bot.sessions.guild_settings, waiting_too=waiting_too)
 
 
 

@@ -13,7 +13,7 @@ from bot.pictures.faces import CARD_H, CARD_W, DIE
 from cogs.pictures import hand_png
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, play_out, settled
+from tests.bot.helpers import action_buttons, play_out, settled
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -28,17 +28,6 @@ def picture(world: World, message: Message, name: str) -> Image.Image:
     data = world.fake.files[int(pictures[0]["id"])]
     assert data.startswith(PNG)
     return Image.open(io.BytesIO(data))
-
-
-async def drawn(world: World, message: Message | None) -> Message:
-    """``message`` (a hand just answered) once it shows its picture: an answer whose picture
-    is not drawn within cogs.pictures.PICTURE_WAIT goes in text and the picture follows in an
-    edit, so a test waits for either rather than for the machine's speed."""
-    assert message is not None
-    await world.fake.notifier.wait_for(
-        lambda: True if any(a["filename"].startswith("hand-") for a in message.attachments)
-        else None, WAIT, "the hand's picture")
-    return message
 
 
 def public_attachments(world: World) -> list[Message]:
@@ -68,8 +57,8 @@ async def test_the_hand_is_a_picture_only_its_owner_sees(
     assert session is not None
     for seat, member in enumerate((world.ana, world.ben)):
         reply = await member.click(table, "My hand")
-        hand = await drawn(world, reply.message)
-        assert hand.ephemeral and hand.ephemeral_to is member
+        hand = reply.message
+        assert hand is not None and hand.ephemeral and hand.ephemeral_to is member
         image = picture(world, hand, "hand-*.png")
         expected = hand_png(session.view(seat))
         assert expected is not None
@@ -87,7 +76,8 @@ async def test_the_picture_follows_the_hand_after_a_move(world: World) -> None:
     seat = session.view(None).to_act
     assert seat is not None
     member = (world.ana, world.ben)[seat]
-    hand = await drawn(world, (await member.click(table, "My hand")).message)
+    hand = (await member.click(table, "My hand")).message
+    assert hand is not None
     picture(world, hand, "hand-*.png")
     hand = await settled(await member.click(hand, action_buttons(hand)[0]))
     assert not action_buttons(hand), "not this player's turn any more"
@@ -107,7 +97,7 @@ async def test_a_turn_of_several_steps_keeps_its_picture(world: World) -> None:
     hand = (await member.click(table, "My hand")).message
     assert hand is not None
     roll = next(c for c in action_buttons(hand) if c.endswith(":roll"))
-    hand = await drawn(world, await settled(await member.click(hand, roll)))
+    hand = await settled(await member.click(hand, roll))
     assert action_buttons(hand), "after the roll the same player chooses"
     after = picture(world, hand, "hand-*.png")
     expected = hand_png(session.view(seat))
@@ -172,7 +162,8 @@ async def test_the_transcript_shows_the_pictures(world: World) -> None:
 
     world.fake.keep_files = True
     table = await started(world, "classic")
-    await drawn(world, (await world.ana.click(table, "My hand")).message)
+    hand = (await world.ana.click(table, "My hand")).message
+    assert hand is not None and hand.attachments
     page = render_html(world.fake)
     assert page.count("<img src='data:image/png;base64,") == 1
     assert "Only ana can see these" in page

@@ -12,7 +12,7 @@ import pytest
 from fakediscord import Member, Message
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, action_buttons, settled
-from tests.bot.test_pictures import drawn, picture, started
+from tests.bot.test_pictures import picture, started
 
 
 def hand_file(message: Message) -> dict[str, Any]:
@@ -37,7 +37,8 @@ async def test_quit_and_back_keep_the_hand_picture_without_uploading(world: Worl
     world.fake.keep_files = True
     table = await started(world, "classic")
     mover, _ = seated(world)
-    hand = await drawn(world, (await mover.click(table, "My hand")).message)
+    hand = (await mover.click(table, "My hand")).message
+    assert hand is not None
     shown = hand_file(hand)
     uploads = len(world.fake.files)
     quit_ask = next(c for c in action_buttons(hand) if c.startswith("lama:v2:ask:"))
@@ -55,14 +56,15 @@ async def test_a_waiting_dice_hand_keeps_its_picture_while_another_player_rolls(
     world.fake.keep_files = True
     table = await started(world, "dice")
     mover, waiter = seated(world)
-    waiting = await drawn(world, (await waiter.click(table, "My hand")).message)
-    assert not action_buttons(waiting)
+    waiting = (await waiter.click(table, "My hand")).message
+    assert waiting is not None and not action_buttons(waiting)
     shown = hand_file(waiting)
     before = picture(world, waiting, "hand-*.png").tobytes()
     edits, uploads = waiting.edits, len(world.fake.files)
-    hand = await drawn(world, (await mover.click(table, "My hand")).message)
+    hand = (await mover.click(table, "My hand")).message
+    assert hand is not None
     roll = next(c for c in action_buttons(hand) if c.endswith(":roll"))
-    rolled = await drawn(world, await settled(await mover.click(hand, roll)))
+    rolled = await settled(await mover.click(hand, roll))
     assert action_buttons(rolled), "the roller chooses what to keep"
     await world.fake.notifier.wait_for(lambda: True if waiting.edits > edits else None, WAIT,
                                        "the waiting hand to follow the roll")
@@ -70,37 +72,6 @@ async def test_a_waiting_dice_hand_keeps_its_picture_while_another_player_rolls(
     assert picture(world, waiting, "hand-*.png").tobytes() == before
     assert hand_file(rolled) != shown
     assert len(world.fake.files) == uploads + 2, "the roller's two pictures, none for the waiting"
-
-
-async def test_an_answer_never_waits_for_a_slow_picture_which_follows_in_one_edit(
-    world: World, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import threading
-
-    import cogs.pictures as pictures
-
-    world.fake.keep_files = True
-    table = await started(world, "classic")
-    release = threading.Event()
-    real = pictures.render
-
-    def slow(spec: Any) -> bytes:  # (in the worker thread) drawn once the test says so
-        release.wait(WAIT)
-        return real(spec)
-
-    monkeypatch.setattr(pictures, "render", slow)
-    pictures._recent.clear()
-    hand = (await world.ana.click(table, "My hand")).message
-    assert hand is not None and "Your hand" in hand.text, "answered at once, in text"
-    assert hand.attachments == [] and "image" not in hand.embed_dicts[0], (
-        "the answer did not wait for the picture being drawn")
-    edits, uploads = hand.edits, len(world.fake.files)
-    release.set()
-    await drawn(world, hand)
-    assert hand.edits == edits + 1 and len(world.fake.files) == uploads + 1, (
-        "one edit adds the picture")
-    assert "Your hand" in hand_file(hand)["description"], "with its description"
-    assert "Your hand" in hand.text
 
 
 async def test_asks_for_the_same_picture_while_it_is_drawn_share_one_render() -> None:

@@ -17,7 +17,6 @@ from playwright.sync_api import sync_playwright
 from fakediscord.transcript import render_html
 from tests.bot.conftest import World
 from tests.bot.helpers import play_out, screenshots
-from tests.bot.test_pictures import drawn
 from tests.sandbox.conftest import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 pytestmark = pytest.mark.slow  # a whole game and a real browser
@@ -55,8 +54,11 @@ async def test_screenshots_of_a_game_with_pictures(world: World, tmp_path: Path)
     table = await world.table.wait_for_message(lambda m: "Top card" in m.text)
     hands = []
     for member in (world.ana, world.ben):
-        hands.append(await drawn(world, (await member.click(table, "My hand")).message))
-    hand = hands[0]
+        hand = (await member.click(table, "My hand")).message
+        assert hand is not None
+        hands.append(hand)
+    hand = next((h for h in hands if h.attachments), None)
+    assert hand is not None
     final = await play_out(world.fake, world.table, world.members)
     table = next(m for m in reversed(world.table.messages)  # the last table, as it ended
                  if "Top card" in m.text and not m.deleted)
