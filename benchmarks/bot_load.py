@@ -7,8 +7,10 @@ machine). N games open at once (the lobby burst, reported apart), then their pla
 an exponentially distributed time (``--think-mean``, seeded) before each move and click what
 their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
 each move answered by its type-7 answer, a table edit and the next player's hand edit,
-nothing else; its channel requests keep Discord's global limit as lama's do,
-``--baseline-per-second``). Printed per bot: the games played and lost, CPU ms per accepted
+nothing else; with pictures, the default, a pre-made PNG of a hand's size attached where
+lama uploads a hand picture; its channel requests keep Discord's global limit as lama's do,
+``--baseline-per-second``). ``--images off`` takes Attach Files away in every channel (text
+only on both sides). Printed per bot: the games played and lost, CPU ms per accepted
 move (the whole process tree: the bot and its AI workers; players' and AI moves counted
 apart), REST calls per move, answer times (p50/p99/max, over 3 s: the fake's stamps, frame
 written to callback reached), the table's lag behind the game (p95), time waited on Discord's
@@ -70,9 +72,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games-per-guild", type=int, default=20, help="channels per guild")
     parser.add_argument("--limit", type=float, default=3.0, help="Discord's answer deadline")
     parser.add_argument("--seed", default="bench", help="LAMA_SEED for the bot")
-    parser.add_argument("--images", choices=("on", "off"), default="off",
-                        help="on: the bot may attach files, so hands carry pictures (the "
-                        "baseline draws none)")
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="on (the bot's default): the bot may attach files, so hands "
+                        "carry pictures, and the baseline uploads a PNG of a hand's size "
+                        "where lama uploads one; off: no Attach Files in the channels, text "
+                        "only on both sides")
     parser.add_argument("--db-dir", help="an empty directory for the bot's SQLite file "
                         "(default: a new temporary directory)")
     parser.add_argument("--processes", type=int, default=1,

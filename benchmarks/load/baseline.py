@@ -13,12 +13,19 @@ it makes what lama makes after the play-loop work:
    burst left games with no table, or one naming a player whose turn was over: stuck);
 3. the next player's hand edited through the interaction token that last answered them.
 
+With pictures (``BASELINE_IMAGES=on``, the benchmark's default, as lama's servers have them)
+it uploads what lama uploads where lama does: a PNG of a hand's size (:data:`PICTURE`, made
+once at start-up: 6.1 KB, lama's hands are 3–11 KB) attached to each My hand answer and to
+each hand edited because its owner's turn came (lama draws and uploads that player's new
+picture there); a move's answer drops the clicked hand's picture (lama's hand waiting for
+others is text until its turn). It draws nothing: the upload is the work it shares with lama.
+
 Channel requests (the table and its edits) keep Discord's global limit, 40 a second as
 lama's budget does (``BASELINE_PER_SECOND``; 0: unpaced, discord.py alone, which in the
 burst nears the 10,000 refusals that get a bot banned); interaction answers and token edits
 are exempt from it.
 
-Nothing else: no store, no translations, no pictures, no timers::
+Nothing else: no store, no translations, no drawing, no timers::
 
     DISCORD_TOKEN=... BASELINE_URL=http://127.0.0.1:PORT python benchmarks/load/baseline.py
 """
@@ -28,12 +35,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import io
 import logging
 import os
+import random
 import re
 import secrets
 import signal
+import struct
 import sys
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +84,36 @@ class Game:
 
 
 GAMES: dict[int, Game] = {}
+
+
+def noise_png(width: int = 100, height: int = 60) -> bytes:
+    """A valid 8-bit grey PNG of seeded noise (incompressible: about ``width * height``
+    bytes), standing in for a hand picture of similar size."""
+    rows = random.Random(0).randbytes(width * height)
+    raw = b"".join(b"\0" + rows[y * width:(y + 1) * width] for y in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    return b"".join((b"\x89PNG\r\n\x1a\n",
+                     chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)),
+                     chunk(b"IDAT", zlib.compress(raw, 1)), chunk(b"IEND", b"")))
+
+
+PICTURE = noise_png()
+PICTURE_NAME = "hand.png"
+IMAGES = os.environ.get("BASELINE_IMAGES", "on") == "on"
+
+
+def with_picture(interaction: discord.Interaction, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` (a hand) with the picture attached, where lama would attach its own: the
+    benchmark's images are on and the channel lets the bot attach files."""
+    if IMAGES and interaction.app_permissions.attach_files:
+        kwargs["embed"].set_image(url=f"attachment://{PICTURE_NAME}")
+        kwargs["file"] = discord.File(io.BytesIO(PICTURE), filename=PICTURE_NAME,
+                                      description=kwargs["embed"].description)
+    return kwargs
 
 
 class Pacer:
@@ -182,8 +223,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}
         if game is None or interaction.user.id not in game.seats:
             await interaction.response.send_message("Not your game.", ephemeral=True)
             return
-        await interaction.response.send_message(ephemeral=True,
-                                                **hand_view(game, interaction.user.id))
+        await interaction.response.send_message(
+            ephemeral=True, **with_picture(interaction, hand_view(game, interaction.user.id)))
         game.hands[interaction.user.id] = interaction
 
 
@@ -210,7 +251,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
             game.turn += 1
             game.version += 1
             game.moves += 1
-        await interaction.response.edit_message(**hand_view(game, user))
+        await interaction.response.edit_message(attachments=[], **hand_view(game, user))
         game.hands[user] = interaction
         await asyncio.gather(edit_table(interaction.client, game), follow(game))
 
@@ -270,7 +311,10 @@ async def follow(game: Game) -> None:
     if interaction is None:
         return
     try:
-        await interaction.edit_original_response(**hand_view(game, game.to_act))
+        kwargs = with_picture(interaction, hand_view(game, game.to_act))
+        if "file" in kwargs:
+            kwargs["attachments"] = [kwargs.pop("file")]
+        await interaction.edit_original_response(**kwargs)
     except discord.HTTPException:
         game.hands.pop(game.to_act, None)
 

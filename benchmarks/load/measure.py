@@ -88,6 +88,8 @@ def light_log(fake: FakeDiscord, counts: collections.Counter[str]) -> None:
 
     def log(kind: str, data: dict[str, Any]) -> None:
         counts[kind] += 1
+        if kind == "rest" and data["method"] in ("POST", "PATCH") and data["body"] is None:
+            counts["uploads"] += 1  # multipart (files): the fake logs JSON bodies only
         if kind == "rest":
             counts[f"{data['method']} {ROUTE.sub('/{id}', data['path'].split('/messages')[0])}"
                    + ("/messages" if "/messages" in data["path"] else "")] += 1
@@ -180,7 +182,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             wait0 = fake.pacing.stats.wait if fake.pacing else 0.0
             limited0 = (fake.pacing.stats.limited + fake.pacing.stats.global_limited
                         if fake.pacing else 0)
-            rest0 = requests["rest"]
+            rest0, uploads0 = requests["rest"], requests["uploads"]
             queued0 = runqueue_seconds(pids)
             own_queued0 = runqueue_seconds(os.getpid(), children=False)
             own_rss0 = rss_kb(os.getpid())
@@ -207,6 +209,7 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             own_rss = rss_kb(os.getpid())
             own_queued = runqueue_seconds(os.getpid(), children=False) - own_queued0
             rest = requests["rest"] - rest0
+            uploads = requests["uploads"] - uploads0
             routes = {k: v for k, v in requests.items() if " " in k}
             waited = (fake.pacing.clock.real(fake.pacing.stats.wait - wait0)
                       if fake.pacing else 0.0)
@@ -253,6 +256,8 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
     play_moves = max(play_moves + ai, 1)  # (AI seats play once the games have started)
     running = peak.get("running", 0)
     lags = [lag for g in games for lag in g.lag]
+    pictured = [t for g in games for t in g.pictured]
+    late = sum(g.pictured_late for g in games)
     return {
         "bot": args.bot if args.processes == 1 else f"{args.bot} ×{args.processes} processes",
         "pinning": pinning,
@@ -273,11 +278,18 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "burst_s": round(burst_s, 1),
         "bot_cpu_percent": round(100 * bot_cpu / elapsed),
         "rest_calls_per_move": round(rest / moves, 2),
+        "uploads_per_move": round(uploads / moves, 2),  # requests carrying a file (pictures)
         "p50_ms": round(percentile(stats.play, 0.50) * 1000, 1),
         "p99_ms": round(percentile(stats.play, 0.99) * 1000, 1),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
         "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),
+        # My hand with pictures: the click to its picture shown (with the answer, or in the
+        # edit that follows an answer sent without it), on the harness's clock
+        "p99_ms_my_hand_to_picture": round(percentile(pictured, 0.99) * 1000, 1),
+        "max_ms_my_hand_to_picture": round(max(pictured, default=0) * 1000, 1),
+        "my_hands_pictured_in_a_later_edit": late,
+        "my_hands_never_pictured": sum(len(g.unpictured) for g in games),  # (a move first)
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),

@@ -130,6 +130,9 @@ class Table:
     unshown: list[float] = field(default_factory=list)  # accepted moves the table lacks
     lag: list[float] = field(default_factory=list)
     progress: float = field(default_factory=time.monotonic)  # when a move was last accepted
+    unpictured: dict[int, float] = field(default_factory=dict)  # hand message -> its click
+    pictured: list[float] = field(default_factory=list)  # (perf_counter) until its picture
+    pictured_late: int = 0  # My hand answers whose picture came in a later edit
 
     def __post_init__(self) -> None:
         self.seats = [Seat(m) for m in self.members]
@@ -144,6 +147,9 @@ class Table:
                 self.table = message
             if message is self.table and kind in ("create", "edit"):
                 self.shown(message)
+        elif message.id in self.unpictured and pictured(message):  # the picture followed
+            self.pictured.append(time.perf_counter() - self.unpictured.pop(message.id))
+            self.pictured_late += 1
         if self.wake is not None and not self.wake.done():
             self.wake.set_result(None)
 
@@ -162,6 +168,12 @@ class Table:
         async with asyncio.timeout(QUIET):
             self.wake = asyncio.get_running_loop().create_future()
             await self.wake
+
+
+def pictured(message: Message) -> bool:
+    """The message shows a hand picture (lama's ``hand-<key>.png``, the baseline's
+    ``hand.png``)."""
+    return any(a.get("filename", "").startswith("hand") for a in message.attachments)
 
 
 def pick(hand: Message, rng: random.Random) -> tuple[str, str | None] | None:
@@ -278,11 +290,17 @@ class Players:
         assert game.table is not None
         button = next(b for b in game.table.buttons if b.custom_id
                       and b.custom_id.startswith(HAND))
+        clicked = time.perf_counter()
         reply = await self.timed(partial(seat.member.click, game.table, button.custom_id),
                                  self.stats.play)
         self.stats.opens += 1
         if reply is not None and reply.message is not None and reply.message.ephemeral:
             seat.hand = reply.message
+            if self.args.images == "on":  # the click to its picture: with the answer, or after
+                if pictured(reply.message):
+                    game.pictured.append(time.perf_counter() - clicked)
+                else:
+                    game.unpictured[reply.message.id] = clicked
 
     async def move(self, game: Table, seat: Seat, rng: random.Random) -> None:
         if self.args.think_mean > 0:  # human think time, not synchronisation

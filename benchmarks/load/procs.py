@@ -131,6 +131,7 @@ async def start_bot(
         "LAMA_DISCORD_URL": url, "LAMA_LOG_LEVEL": "WARNING",
         "LAMA_IDENTIFY_WINDOW": "0", "BASELINE_URL": url,
         "BASELINE_PER_SECOND": str(getattr(args, "baseline_per_second", 40.0)),
+        "BASELINE_IMAGES": getattr(args, "images", "on"),
     })
     if db:
         env["LAMA_DB"] = db

@@ -52,17 +52,22 @@ def test_json_has_every_figure_for_both_bots() -> None:
         assert run["cpu_ms_per_move"] > 0 and run["rest_calls_per_move"] > 0, run
         assert 0 < run["turn_wait_p50_ms"] <= run["turn_wait_p90_ms"], \
             f"every move after the first waited for the next to be playable: {run}"
+    assert lama["uploads_per_move"] > 0 and baseline["uploads_per_move"] > 0, \
+        "pictures on by default, as on a server: both bots upload hand pictures"
+    for run in (lama, baseline):
+        assert run["p99_ms_my_hand_to_picture"] > 0, f"each My hand's picture was timed: {run}"
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
 
 
 @pytest.mark.slow
 def test_the_table_prints_a_run_without_pacing_or_a_speed_up() -> None:
-    out = bench("--pacing", "0", "--without", "uvloop", "--no-baseline")
+    out = bench("--pacing", "0", "--without", "uvloop", "--no-baseline", "--images", "off")
     rows = dict(line.split(None, 1) for line in out.splitlines()[1:] if line.strip())
     assert rows["bot"].split(" | ") == ["lama"]
     assert "pacing=off" in out.splitlines()[0] and "lama_without=uvloop" in out.splitlines()[0]
     assert int(rows["human_moves"]) >= 2 and rows["errors"].strip() == "0", out
+    assert float(rows["uploads_per_move"]) == 0, "--images off: text only"
     for key in ("cpu_ms_per_move", "p99_ms", "table_lag_p95_ms", "load_average",
                 "games_played", "games_failed", "p99_ms_click_to_player_resumed"):
         assert key in rows, out
@@ -77,6 +82,7 @@ def test_the_bot_is_traced_only_when_asked() -> None:
 
     plain = parse([])
     assert plain.trace is False
+    assert plain.images == "on", "the benchmark runs on the bot's defaults: pictures on"
     assert bot_command(argparse.Namespace(**vars(plain), bot="lama"))[-2:] == ["-m", "bot"]
     traced = bot_command(argparse.Namespace(**vars(parse(["--trace"])), bot="lama"))
     assert traced[-2:] == ["-m", "benchmarks.load.answer_trace"]
