@@ -4,7 +4,7 @@ A chart is 40-70 ms of CPU in matplotlib, nearly all of it Python holding the GI
 thread of the bot's process the event loop ran at half speed meanwhile, so every answer due
 in that window waited longer (the load benchmark pins the bot to one core, where even a
 GIL-free thread would take half of it). In a worker process that yields the CPU
-(``nice 10``, as the AI pool's workers, bot/ai_runner.py) the loop keeps its speed and the
+(``nice 10``, as the AI pool's workers, bot/policies/ai_runner.py) the loop keeps its speed and the
 chart, which nobody waits for by the millisecond, takes what is left. The worker starts
 from the forkserver (a clean process, not a fork of the loop's threads) on a thread of its
 own at the first chart, which, like any chart until the worker is up (a second or more:
