@@ -14,13 +14,14 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
 import discord
 
-from bot.pictures import dice_picture, hand_picture, worker
+from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
 from bot.sessions.guild_settings import IMAGES_SETTING, GuildSettings
 from bot.words.i18n import Translator
@@ -143,16 +144,16 @@ RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a
 _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 
-# Charts in a worker process of lower priority (bot.pictures.worker: matplotlib holds the
-# GIL). Hands stay in asyncio's thread pool (0.6 ms each, zlib's share without the GIL):
+# Charts on a thread of their own: its styled figures stay warm (in asyncio's pool each
+# new thread styles its own), and a chart never holds up a hand. Hands stay in the pool:
 # on one thread, under load, their renders queue behind one another and games slow down
 # (benchmarks/bot_load.py: fewer moves in the same time, more CPU per move).
+CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
 
 
 async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
-    """``draw(*args)`` (a chart; a module-level function) in the chart worker, off the
-    event loop and out of its process."""
-    return await worker.drawn(draw, *args)
+    """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
 
 
 async def rendered(spec: Spec) -> bytes:
