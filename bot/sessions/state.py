@@ -74,8 +74,8 @@ def require_turn_timeout(seconds: int) -> int:
 
 
 class SettingStore(Protocol):
-    """The store's per-server settings (bot/store/sqlite.py's ``Store``; not imported: it is
-    above)."""
+    """The one thing the turn timeout needs of the store (bot/store/sqlite.py's ``Store`` is
+    one): a session's plain data reads a setting and nothing else."""
 
     async def guild_setting(self, guild_id: int, key: str) -> str | None: ...
 
