@@ -210,8 +210,90 @@ def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: boo
         seen.add(cid)
 
 
-def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: int = 0) -> None:
-    """Refuse a message create/edit body the way Discord would (raises ApiError)."""
+V2_TEXT_LIMIT = 4000
+"""Characters of text in all of a V2 message's text displays (observed; discord.py's
+``LayoutView.content_length`` documents the same figure)."""
+V2_LEGACY = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+
+
+def _v2_checks(
+    err: FormErrors, body: dict[str, Any], components: list[Any], current: Any
+) -> None:
+    """A V2 message: no content, embeds, poll or stickers, in this body or (when this edit
+    sets the flag) left on the message; its text displays hold 4,000 characters in all."""
+    for key in ("content", "embeds", "poll", "sticker_ids"):
+        if body.get(key):
+            err.add(key, V2_LEGACY,
+                    f"The '{key}' field cannot be used when using components v2")
+    if current is not None:  # setting the flag in an edit clears what V2 cannot show
+        for key, left in (("content", current.content), ("embeds", current.embed_dicts)):
+            if left and key not in body:
+                err.add(key, V2_LEGACY, f"The message's '{key}' must be cleared (set to "
+                        "null or empty) in the edit that sets the components v2 flag")
+    text = sum(len(c.get("content") or "") for c in walk_components(components)
+               if c.get("type") == 10 and isinstance(c.get("content"), str))
+    if text > V2_TEXT_LIMIT:
+        err.add("components", "BASE_TYPE_MAX_LENGTH",
+                f"Text displays must hold {V2_TEXT_LIMIT} or fewer characters in all.")
+
+
+MAX_FILES = 10
+MAX_DESCRIPTION = 1024
+REQUEST_UPLOAD_LIMIT = 25 * 1024 * 1024
+"""Bytes of files in one request, whatever the per-file limit."""
+ENTITY_TOO_LARGE = 40005
+
+
+def check_uploads(attachments: Any, limit: int) -> None:
+    """Each new upload within ``limit`` bytes (the interaction's ``attachment_size_limit``,
+    or the server's upload limit), all of them within 25 MiB: else 413 40005."""
+    sizes = [a.get("size", 0) for a in attachments if isinstance(a, dict) and "url" in a] \
+        if isinstance(attachments, list) else []
+    if any(size > limit for size in sizes) or sum(sizes) > REQUEST_UPLOAD_LIMIT:
+        raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large")
+
+
+def _attachment_checks(err: FormErrors, attachments: Any, current: Any) -> None:
+    """At most 10 files; each ``attachments[]`` entry an upload of this request (its ``id``
+    the ``n`` of a ``files[n]`` part) or, in an edit, an attachment the message has; alt
+    text (``description``) at most 1,024 characters."""
+    if not isinstance(attachments, list):
+        return
+    if sum(1 for a in attachments if isinstance(a, dict) and "url" in a) > MAX_FILES:
+        err.add("files", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length.")
+    kept = {str(a.get("id")) for a in current.attachments} if current is not None else set()
+    for i, a in enumerate(attachments):
+        if not isinstance(a, dict):
+            err.add(f"attachments.{i}", "DICT_TYPE_CONVERT", "Only dictionaries may be used.")
+            continue
+        if "url" not in a and str(a.get("id")) not in kept:
+            err.add(f"attachments.{i}.id", "ATTACHMENT_NOT_FOUND",
+                    "No file part files[n] (or attachment of the message) has this id.")
+        description = a.get("description")
+        if description is not None and (
+            not isinstance(description, str) or len(description) > MAX_DESCRIPTION
+        ):
+            err.add(f"attachments.{i}.description", "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_DESCRIPTION} or fewer in length.")
+
+
+def check_message(
+    body: Any,
+    *,
+    create: bool,
+    prefix: str = "",
+    current_flags: int = 0,
+    current: Any = None,
+    upload_limit: int | None = None,
+) -> None:
+    """Refuse a message create/edit body the way Discord would (raises ApiError).
+
+    ``current`` (an edit): the stored message (its flags, content, embeds, attachments);
+    ``upload_limit``: bytes per uploaded file (413 past it)."""
+    if current is not None:
+        current_flags |= current.flags
+    if isinstance(body, dict) and upload_limit is not None:
+        check_uploads(body.get("attachments"), upload_limit)
     if not isinstance(body, dict):
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body")
     err = FormErrors(prefix)
@@ -225,13 +307,11 @@ def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: i
     flags = (raw_flags if isinstance(raw_flags, int) else 0) | current_flags
     v2 = bool(flags & IS_COMPONENTS_V2)
     components = body.get("components") or []
-    if v2 and (content or embeds):
-        err.add(
-            "content",
-            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-            "The 'content' and 'embeds' fields cannot be used when using components v2",
-        )
+    if v2:
+        setting = current if current is not None and not current.flags & IS_COMPONENTS_V2 else None
+        _v2_checks(err, body, components, setting)
     _component_checks(err, components, v2)
+    _attachment_checks(err, body.get("attachments"), current)
     check_values(err, "", body)
     err.raise_if_any()
     if create and not (
