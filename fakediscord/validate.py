@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .layout import check_legacy_layout, check_v2_message
 from .messages import IS_COMPONENTS_V2, SELECT_TYPES, walk_components
 from .values import check_values
 
@@ -156,36 +157,9 @@ def _check_select(err: FormErrors, p: str, c: dict[str, Any]) -> None:
         )
 
 
-def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: bool) -> None:
-    if v2:
-        count = sum(1 for _ in walk_components(components))
-        if count > 40:
-            err.add("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-    else:
-        if len(components) > 5:
-            err.add("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
-        for i, row in enumerate(components):
-            p = f"components.{i}"
-            if row.get("type") != 1:
-                err.add(f"{p}.type", "UNION_TYPE_CHOICES", 'Value of field "type" must be 1.')
-                continue
-            children = row.get("components") or []
-            kinds = [c.get("type") for c in children]
-            selects = sum(1 for k in kinds if k in SELECT_TYPES)
-            if not children:
-                err.add(
-                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-                )
-            elif selects and len(children) != 1:
-                err.add(
-                    f"{p}.components",
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    "The specified component exceeds the maximum width",
-                )
-            elif len(children) > 5:
-                err.add(
-                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-                )
+def _component_checks(err: FormErrors, components: list[Any], v2: bool) -> None:
+    if not v2:
+        check_legacy_layout(err, components)
     seen: set[str] = set()
     for c in walk_components(components):
         if c.get("type") == 2:
@@ -208,33 +182,6 @@ def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: boo
                 "Component custom id cannot be duplicated",
             )
         seen.add(cid)
-
-
-V2_TEXT_LIMIT = 4000
-"""Characters of text in all of a V2 message's text displays (observed; discord.py's
-``LayoutView.content_length`` documents the same figure)."""
-V2_LEGACY = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
-
-
-def _v2_checks(
-    err: FormErrors, body: dict[str, Any], components: list[Any], current: Any
-) -> None:
-    """A V2 message: no content, embeds, poll or stickers, in this body or (when this edit
-    sets the flag) left on the message; its text displays hold 4,000 characters in all."""
-    for key in ("content", "embeds", "poll", "sticker_ids"):
-        if body.get(key):
-            err.add(key, V2_LEGACY,
-                    f"The '{key}' field cannot be used when using components v2")
-    if current is not None:  # setting the flag in an edit clears what V2 cannot show
-        for key, left in (("content", current.content), ("embeds", current.embed_dicts)):
-            if left and key not in body:
-                err.add(key, V2_LEGACY, f"The message's '{key}' must be cleared (set to "
-                        "null or empty) in the edit that sets the components v2 flag")
-    text = sum(len(c.get("content") or "") for c in walk_components(components)
-               if c.get("type") == 10 and isinstance(c.get("content"), str))
-    if text > V2_TEXT_LIMIT:
-        err.add("components", "BASE_TYPE_MAX_LENGTH",
-                f"Text displays must hold {V2_TEXT_LIMIT} or fewer characters in all.")
 
 
 MAX_FILES = 10
@@ -309,7 +256,7 @@ def check_message(
     components = body.get("components") or []
     if v2:
         setting = current if current is not None and not current.flags & IS_COMPONENTS_V2 else None
-        _v2_checks(err, body, components, setting)
+        check_v2_message(err, body, components, setting)
     _component_checks(err, components, v2)
     _attachment_checks(err, body.get("attachments"), current)
     check_values(err, "", body)

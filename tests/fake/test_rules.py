@@ -80,6 +80,18 @@ def container(*children: dict[str, Any]) -> dict[str, Any]:
     return {"type": 17, "components": list(children)}
 
 
+THUMB = {"type": 11, "media": {"url": "https://lama.invalid/lama.png"}}
+
+
+def section(n: int, accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": 9, "components": texts(n), "accessory": accessory or button()}
+
+
+def gallery(n: int) -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": f"https://lama.invalid/{i}.png"}}
+                                  for i in range(n)]}
+
+
 def v2(*children: dict[str, Any], **over: Any) -> dict[str, Any]:
     """A V2 message body: one container (holding ``children``, else one text display)."""
     return {"flags": V2, "components": [container(*(children or texts(1)))], **over}
@@ -179,6 +191,25 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
     ("v2-followup-content", "POST", "/{followup}", v2(content="x"), v2(), (400, 50035)),
     ("v2-answer-content", "POST", "/{callback}", {"type": 4, "data": v2(content="x")},
      {"type": 4, "data": v2()}, (400, 50035)),
+    ("v2-section-texts", "POST", MSGS, v2(section(4)), v2(section(3)), (400, 50035)),
+    ("v2-section-accessory", "POST", MSGS, v2(section(1, accessory=texts(1)[0])),
+     v2(section(1, accessory=THUMB)), (400, 50035)),
+    ("v2-container-in-container", "POST", MSGS, v2(container(*texts(1))), v2(*texts(1)),
+     (400, 50035)),
+    ("v2-row-holds-buttons", "POST", MSGS, v2(row(*texts(1))[0]), v2(row(button())[0]),
+     (400, 50035)),
+    ("v2-gallery-items", "POST", MSGS, v2(gallery(11)), v2(gallery(10)), (400, 50035)),
+    ("v2-file-attachment-only", "POST", MSGS,
+     v2({"type": 13, "file": {"url": "https://lama.invalid/a.png"}}),
+     v2({"type": 13, "file": {"url": "attachment://a.png"}}), (400, 50035)),
+    ("v2-media-alt-text", "POST", MSGS,
+     v2(section(1, accessory={**THUMB, "description": "d" * 1025})),
+     v2(section(1, accessory={**THUMB, "description": "d" * 1024})), (400, 50035)),
+    ("v2-text-empty", "POST", MSGS, v2(*texts(1, "")), v2(*texts(1)), (400, 50035)),
+    ("v2-unique-ids", "POST", MSGS, v2({"type": 10, "id": 7, "content": "a"},
+                                       {"type": 10, "id": 7, "content": "b"}),
+     v2({"type": 10, "id": 7, "content": "a"}, {"type": 10, "id": 8, "content": "b"}),
+     (400, 50035)),
     ("defer-v2-flag", "POST", "/{callback}", {"type": 5, "data": {"flags": V2 | EPHEMERAL}},
      {"type": 5, "data": {"flags": EPHEMERAL}}, (400, 50035)),
     ("defer-other-flag", "POST", "/{callback}", {"type": 5, "data": {"flags": 4}},
