@@ -124,6 +124,9 @@ def show_detail(figures: dict[str, Any] | None) -> None:
           + ", ".join(f"{k} {n}" for k, n in figures["garbage_types"][:6]) + ")")
     print(f"    tracked objects {figures['tracked_objects']}; grew: "
           + ", ".join(f"{k} {n:+d}" for k, n in figures["grown_types"][:10]))
+    for kind, refs in figures.get("garbage_holders", {}).items():
+        print(f"    garbage {kind} held by: {', '.join(refs)}")
+    print("    KB: " + ", ".join(f"{k} {n}" for k, n in figures.get("native", {}).items()))
     print("    containers: " + ", ".join(f"{k} {n}" for k, n in figures["containers"][:10]))
     for line in figures.get("grown_lines", [])[:12]:
         print(f"    {line}")
