@@ -45,12 +45,12 @@ async def answers_done() -> None:
                            if t is not asyncio.current_task() and t.get_name() in ANSWERING))
 
 
-def interactions_in_cycles() -> int:
-    """Interactions that only a full collection would free (counted, then collected)."""
+def in_cycles(kind: type) -> int:
+    """Objects of ``kind`` that only a full collection would free (counted, then collected)."""
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
-        return sum(isinstance(o, discord.Interaction) for o in gc.garbage)
+        return sum(isinstance(o, kind) for o in gc.garbage)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
@@ -66,7 +66,7 @@ async def test_a_played_game_leaves_no_interaction_for_the_collector(club: Club)
         await settled(await club.ben.click(ben, "Draw"))  # ana's open hand follows
         await club.ana.slash(club.channel, "lama rules")  # a command
         await answers_done()
-        assert interactions_in_cycles() == 0
+        assert in_cycles(discord.Interaction) == 0
 
 
 def test_a_let_go_interaction_still_reads_as_answered() -> None:
@@ -93,3 +93,25 @@ def test_an_unanswered_interaction_keeps_its_response() -> None:
     interaction._cs_response = response
     let_go(interaction)
     assert interaction.response is response
+
+
+async def test_a_cancelled_timer_leaves_no_cycle(club: Club) -> None:  # noqa: F811
+    """A timer task cancelled while it sleeps (re-armed sooner, or its game gone) is freed at
+    once: its frame, kept by the CancelledError's traceback, no longer leads back to it."""
+    await club.start_game(turn_timeout=0)
+    session = club.bot.sessions.require(club.channel.id)
+    watchdog, name = club.bot.sessions.timers, f"lama-timer-{club.channel.id}"
+    with no_automatic_collections():
+        for _ in range(3):
+            watchdog.cancel(club.channel.id)
+            watchdog.arm(session)
+            timer = next(t for t in asyncio.all_tasks() if t.get_name() == name)
+            for _ in range(100):  # (its first steps, until it sleeps on the clock)
+                if club.clock.waiting:
+                    break
+                await asyncio.sleep(0)
+            assert club.clock.waiting, "the timer sleeps until its deadline"
+            watchdog.cancel(club.channel.id)
+            await asyncio.gather(timer, return_exceptions=True)
+            assert timer.cancelled()
+        assert in_cycles(asyncio.Task) == 0
