@@ -169,7 +169,8 @@ class Table(commands.Cog):
         """A player's hand in their language, and the view it shows; the symbols it shows
         for the first time in this game are explained (cogs/legend.py)."""
         view = session.view(seat)
-        legend = self.explained.new(session.game_id, interaction.user.id, symbols_shown(view))
+        legend = self.explained.new(session.channel_id, session.game_id, interaction.user.id,
+                                     symbols_shown(view))
         return hand_message(user_tr(interaction), view, session.short_id, session.version,
                             note, legend), view
 

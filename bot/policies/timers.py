@@ -239,6 +239,9 @@ class Watchdog:
             current = self._watches.get(session.channel_id)
             if current is not None and current.task is asyncio.current_task():
                 del self._watches[session.channel_id]
+            # a cancelled task keeps its CancelledError, whose traceback keeps this frame:
+            # its locals must not lead back to the task (a cycle only a full collection frees)
+            watch = current = None
 
     async def _fire(self, session: Session, kind: str) -> None:
         now, announcer = self.clock.now(), self.announcer

@@ -18,8 +18,11 @@ other, so only a full collection frees them once they reached the oldest generat
 times rarer, that garbage piled up for hundreds of games between collections (a full one
 found 124,570 unreachable objects after 100 games, more than the games held alive) and the
 process grew by about 5 MB per 100 games for 900 games (``benchmarks/memory.py``); each such
-collection also walked all of that garbage at once. ``benchmarks/bot_load.py --trace``
-prints the collections.
+collection also walked all of that garbage at once. Since then the cycle itself is broken once
+an interaction is answered (cogs/discord_compat.py's ``let_go``): a full collection after 50
+games finds nothing left to free (``benchmarks/memory.py --detail``); the pace is kept for
+whatever cycles remain (a refused command's exception and its traceback).
+``benchmarks/bot_load.py --trace`` prints the collections.
 """
 
 from __future__ import annotations
