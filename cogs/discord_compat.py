@@ -9,7 +9,8 @@ parameters, same routes, same rate-limit handling) and return nothing.
 
 What they use that discord.py does not document: ``Interaction._state`` and ``._session``,
 ``InteractionResponse._response_type``, ``discord.webhook.async_.async_context`` and
-``interaction_message_response_params``, ``discord.http.handle_message_parameters``.
+``interaction_message_response_params``, ``discord.http.handle_message_parameters``, and
+``InteractionResponse._parent`` with ``Interaction._cs_response`` (:func:`release`).
 tests/test_discord_compat.py fails, naming discord.py's version and the pin in
 pyproject.toml, when any of them changes. Everything else (clicks included: bot/process/clicks.py)
 goes through discord.py's public API.
@@ -59,3 +60,15 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
     with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
                                    **kwargs) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
+
+
+def release(interaction: discord.Interaction) -> None:
+    """``interaction`` will not be answered or edited again (a newer click replaced its
+    hand): its answer object stops referring back to it. The two refer to each other, so
+    each click's interaction, message, member and components (about 40 objects) stayed
+    as a cycle until a full collection, which walked them all; released, they are freed as
+    soon as nothing holds the interaction. Its answer still says it was given
+    (``is_done``), so nothing tries to answer it again."""
+    response = getattr(interaction, "_cs_response", None)  # (built on first use only)
+    if response is not None:
+        response._parent = None

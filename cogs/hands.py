@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.common.clock import Clock
-from cogs.discord_compat import edit_original
+from cogs.discord_compat import edit_original, release
 from cogs.render import Payload
 
 if TYPE_CHECKING:
@@ -74,7 +74,9 @@ class LiveHands:
         """``interaction`` answered with this player's hand (its message is now theirs)."""
         key = (session.channel_id, interaction.user.id)
         self._users.setdefault(key[0], {})[key[1]] = None
-        self._hands.pop(key, None)  # (re-inserted: the newest click)
+        older = self._hands.pop(key, None)  # (re-inserted: the newest click)
+        if older is not None and older.interaction is not interaction:
+            release(older.interaction)  # (its token is not used again)
         self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
                                     shape(view, False))
         self._prune()
@@ -175,7 +177,9 @@ class LiveHands:
         return edited
 
     def drop(self, channel_id: int, user_id: int) -> None:
-        self._hands.pop((channel_id, user_id), None)
+        hand = self._hands.pop((channel_id, user_id), None)
+        if hand is not None:
+            release(hand.interaction)
         users = self._users.get(channel_id)
         if users is not None:
             users.pop(user_id, None)
@@ -184,4 +188,6 @@ class LiveHands:
 
     def forget(self, channel_id: int) -> None:
         for user in self._users.pop(channel_id, ()):
-            self._hands.pop((channel_id, user), None)
+            hand = self._hands.pop((channel_id, user), None)
+            if hand is not None:
+                release(hand.interaction)

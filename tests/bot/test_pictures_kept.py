@@ -206,3 +206,38 @@ def test_an_uploaded_picture_is_freed_without_the_cycle_collector() -> None:
         assert buffer() is None, "freed as soon as nothing refers to it"
     finally:
         gc.enable()
+
+
+async def test_clicks_on_followed_hands_leave_no_cycles_for_the_collector(world: World) -> None:
+    """Each click's interaction refers to its answer and back (discord.py); once a newer
+    click replaces a followed hand, the older is released (cogs.discord_compat.release)
+    and freed without waiting for a full collection, with its message and components."""
+    import gc
+
+    import discord
+
+    table = await started(world, "classic")
+    players = {m.id: m for m in (world.ana, world.ben)}
+    hands = {m.id: (await m.click(table, "My hand")).message for m in players.values()}
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(4):  # each player's click replaces their followed hand's interaction
+            user = session.user_to_act()
+            assert user is not None
+            hand = hands[user]
+            assert hand is not None
+            await world.fake.notifier.wait_for(lambda h=hand: True if action_buttons(h) else None,
+                                               WAIT, "the hand to offer its moves")
+            play = next(c for c in action_buttons(hand) if c.endswith(":draw") or ":play:" in c)
+            hands[user] = await settled(await players[user].click(hand, play))
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, discord.Interaction)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == [], f"{len(left)} interactions freed only by the cycle collector"
