@@ -22,7 +22,7 @@ from cogs.common import place
 from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
 from cogs.hands import LiveHands
 from cogs.legend import Explained
-from cogs.pictures import add_hand_picture
+from cogs.pictures import add_hand_picture, images_on, predraw
 from cogs.posts import Posts
 from cogs.render import Payload
 from cogs.replies import user_tr
@@ -129,6 +129,7 @@ class Table(commands.Cog):
                     self.opened(interaction, session, seat, view)
             return
         seat = session.require_seat(interaction.user.id)
+        self.predraw(session, interaction, seat)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         if action == "roll" and session.view(seat).phase is not Phase.RESOLVE:
@@ -190,6 +191,7 @@ class Table(commands.Cog):
         """After a published change: open hands show what changed for their owners (one that
         could not be edited is dropped, and its owner's ping comes at once)."""
         if session.game is not None and not self.bot.is_closed():  # (closing: no more edits)
+            self.predraw(session)
             await self.hands.follow(session, self.followed_hand)
             self.bot.sessions.timers.arm(session)
 
@@ -199,6 +201,19 @@ class Table(commands.Cog):
         payload, _ = self.render_hand(interaction, session, seat)
         async with self.answering(interaction.user.id):
             return await self.pictured(interaction, session, seat, payload)
+
+    def predraw(self, session: Session, interaction: discord.Interaction | None = None,
+                mover: int | None = None) -> None:
+        """The pictures a change will show, started in worker threads as soon as it is
+        decided (cogs.pictures.predraw), where the server shows pictures and the bot may
+        attach files: the hand answers and edits that follow find them drawn instead of
+        each waiting for its own render's trip through the event loop."""
+        live, views = self.hands.to_draw(session, mover)
+        interaction = interaction or live
+        if (views and interaction is not None
+                and images_on(self.bot.sessions.guild_settings, session.guild_id)
+                and interaction.app_permissions.attach_files):
+            predraw(views)
 
     def answering(self, user_id: int) -> asyncio.Lock:
         """One player's hand answers leave in the order their clicks were decided: the
