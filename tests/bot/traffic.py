@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TextChannel
 
 CHANNEL_MESSAGES = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_MESSAGE = re.compile(r"^/channels/\d+/messages/\d+$")
@@ -30,7 +30,8 @@ def standings(body: object) -> bool:
     return isinstance(body, dict) and "lama:v2:rematch:" in str(body.get("components"))
 
 
-def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
+def traffic(fake: FakeDiscord, since: int = 0, channel: TextChannel | None = None
+            ) -> dict[str, Any]:
     """Counts over ``fake.entries[since:]``: clicks, My hand clicks (in all and per user),
     channel message creates (a post sent again with its nonce is a *replay*, counted apart:
     Discord answers it with the message the nonce made), edits and deletes in all and per
@@ -38,7 +39,8 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
     the round of the latest table written before it: a round's summary to that round; the
     final standings are the game's, counted apart), webhook (interaction token) writes,
     429s, and the table's lag behind a move (seconds from a click on a hand action to the
-    next channel message write, p95, real time)."""
+    next channel message write, p95, real time). ``channel``: only that channel's clicks and
+    messages (several games at once; interaction tokens' writes are then not counted)."""
     counts: dict[str, Any] = {"clicks": 0, "my_hand": 0, "creates": 0, "edits": 0,
                               "deletes": 0, "webhook": 0, "429s": 0, "replays": 0}
     nonces: set[str] = set()  # of the posts so far (a post sent again carries its nonce)
@@ -47,8 +49,13 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
     current = 1
     lags: list[float] = []
     waiting: list[float] = []  # times of moves the table has not shown yet
+    prefix = f"/channels/{channel.id}/" if channel is not None else "/"
     for entry in fake.entries[since:]:
         kind = entry["kind"]
+        if channel is not None and not (
+                entry.get("channel") == channel.name if kind == "action"
+                else str(entry.get("path", "")).startswith(prefix)):
+            continue
         if kind == "action" and "click" in entry:
             counts["clicks"] += 1
             if entry["click"] == "My hand":
