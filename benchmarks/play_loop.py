@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot import Settings, create_bot  # noqa: E402
 from bot.sessions.sessions import Session  # noqa: E402
-from fakediscord import FakeDiscord, Message, TextChannel  # noqa: E402
+from fakediscord import FakeDiscord, FakeDiscordError, Message, TextChannel  # noqa: E402
 from fakediscord.base import Notifier  # noqa: E402
 from tests.bot.humans import Habits, Humans  # noqa: E402
 from tests.bot.traffic import table_round, traffic  # noqa: E402
@@ -54,7 +54,9 @@ PING = "⏰ <@"
 
 class ScaledClock:
     """The bot's timers ``scale`` times faster than real time (a turn's 120 s in 6 s at
-    20×), as the fake's pacing is: the whole world sped up alike."""
+    20×), as the fake's pacing is: the whole world sped up alike. The two limits the bot
+    times on this clock that the fake keeps in real time (an interaction token's 15 minutes,
+    an hour's edits of a message) are lengthened to match (:func:`real_time_limits`)."""
 
     def __init__(self, scale: float) -> None:
         self.scale = scale
@@ -66,6 +68,16 @@ class ScaledClock:
     async def sleep_until(self, deadline: float) -> None:
         while (remaining := deadline - self.now()) > 0:
             await asyncio.sleep(remaining / self.scale)
+
+
+def real_time_limits(scale: float) -> None:
+    """Discord's token life and an old message's edit limit are real time in the fake: on
+    the bot's scaled clock they last ``scale`` times longer (this process only)."""
+    import cogs.hands
+    import cogs.posts
+
+    cogs.hands.TOKEN_TTL *= scale
+    cogs.posts.EDITABLE_FOR *= scale
 
 
 @dataclass
@@ -183,25 +195,39 @@ async def one_game(fake: FakeDiscord, bot: Any, guild: Any, index: int, variant:
     elif args.target is not None:
         options["target"] = args.target
     began = time.perf_counter()
-    lobby = (await host.slash(channel, "lama start", **options)).message
-    assert lobby is not None
-    while lobby.loading:
-        await fake.notifier.wait_for(lambda: True if not lobby.loading else None, 30, "lobby")
-    for member in members[1:]:
-        await member.click(lobby, "Join")
-    await host.click(lobby, "Add AI")
-    await host.click(lobby, "Start")
-    await humans.start()
-    await humans.play()
+    failed = None
+    try:
+        lobby = (await host.slash(channel, "lama start", **options)).message
+        assert lobby is not None
+        while lobby.loading:
+            await fake.notifier.wait_for(lambda: True if not lobby.loading else None, 30,
+                                         "lobby")
+        for member in members[1:]:
+            await member.click(lobby, "Join")
+        await host.click(lobby, "Add AI")
+        await host.click(lobby, "Start")
+        await humans.start()
+        await humans.play()
+    except (FakeDiscordError, AssertionError) as error:  # e.g. a click not answered in 3 s
+        failed = str(error).splitlines()[0][:200]
+        logging.warning("%s #%s stopped: %s", variant, index, failed)
     wall = time.perf_counter() - began
+    if args.dump:  # the channel's requests and clicks, one JSON line each
+        prefix = f"/channels/{channel.id}/"
+        with open(Path(args.dump) / f"{channel.name}.jsonl", "w") as out:
+            for entry in fake.entries:
+                if entry.get("channel") == channel.name or str(
+                        entry.get("path", "")).startswith(prefix):
+                    out.write(json.dumps(entry, default=str) + "\n")
     counts = traffic(fake, 0, channel)
     per_round = counts["per_round"]
     return {
-        "game": f"{variant} #{index}",
+        "game": f"{variant} #{index}" + (" (stopped)" if failed else ""),
+        "failed": failed,
         "wall_s": round(wall, 1),
         "rounds": probe.rounds_dealt,
         "moves": probe.moves,
-        "my_hand_max": max(humans.presses.values()),
+        "my_hand_max": max(humans.presses.values(), default=0),
         "my_hand": sorted(humans.presses.values()),
         "creates_max": max((r.get("creates", 0) for r in per_round.values()), default=0),
         "deletes_max": max((r.get("deletes", 0) for r in per_round.values()), default=0),
@@ -228,6 +254,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         async with FakeDiscord(pacing=args.pace, interaction_timeout=args.limit) as fake:
             fake.notifier = Watching(see)
             guild = fake.add_guild("Play loop")
+            real_time_limits(args.pace)
             bot = create_bot(settings(Path(tmp)), clock=ScaledClock(args.pace))
             async with fake.run(bot):
                 observe = bot.sessions.observe
@@ -277,6 +304,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, load: list[f
           f"{sum(r['pings'] for r in results)} | {sum(r['traces'] for r in results)} | "
           f"{quantiles(ai)} | {quantiles(lag)} |")
     print(f"failed interactions: {results[0]['failed_interactions_all_games']}")
+    for r in results:
+        if r["failed"]:
+            print(f"{r['game']}: {r['failed']}")
     why: dict[str, int] = {}
     for r in results:
         for k, v in r["reopens"].items():
@@ -303,6 +333,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         "My hand again")
     parser.add_argument("--limit", type=float, default=3.0, help="Discord's answer deadline")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--dump", help="a folder: each game's channel traffic as JSON lines")
     args = parser.parse_args(argv)
     args.variant = args.variant or list(VARIANTS)
     return args
