@@ -93,12 +93,13 @@ class Probe:
     rounds_dealt: int = 0
     rounds_shown: set[int] = field(default_factory=set)
     pings: int = 0
+    over: bool = False  # the game ended (or was stopped): nothing more is measured
     reopens: dict[str, int] = field(default_factory=dict)  # why a human pressed again
 
     def changed(self, session: Session) -> None:
         """A committed change (in the session's lock, before its save)."""
         game = session.game
-        if game is None:
+        if game is None or self.over:
             return
         now = time.time()
         n = len(game.history)
@@ -117,7 +118,7 @@ class Probe:
             self.ai_turn = (n, seat, now)
 
     def shown(self, kind: str, message: Message) -> None:
-        if message.ephemeral_to is not None or kind not in ("create", "edit"):
+        if message.ephemeral_to is not None or kind not in ("create", "edit") or self.over:
             return
         body = {"embeds": message.embed_dicts}
         round_no = table_round(body)
@@ -212,6 +213,7 @@ async def one_game(fake: FakeDiscord, bot: Any, guild: Any, index: int, variant:
         failed = str(error).splitlines()[0][:200]
         logging.warning("%s #%s stopped: %s", variant, index, failed)
     wall = time.perf_counter() - began
+    probe.over = True
     if args.dump:  # the channel's requests and clicks, one JSON line each
         prefix = f"/channels/{channel.id}/"
         with open(Path(args.dump) / f"{channel.name}.jsonl", "w") as out:
@@ -292,8 +294,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, load: list[f
               f"{','.join(map(str, r['my_hand']))} | {r['creates_max']} | {r['deletes_max']} | "
               f"{r['429s']} | {r['rounds_without_table']} | {r['pings']} | {r['traces']} | "
               f"{quantiles(r['ai_s'])} | {quantiles(r['lag_s'])} |")
-    ai = [x for r in results for x in r["ai_s"]]
-    lag = [x for r in results for x in r["lag_s"]]
+    ai = [x for r in results if not r["failed"] for x in r["ai_s"]]
+    lag = [x for r in results if not r["failed"] for x in r["lag_s"]]
     print(f"| **all {len(results)}** | {sum(r['wall_s'] for r in results):.0f} | "
           f"{sum(r['rounds'] for r in results)} | {sum(r['moves'] for r in results)} | "
           f"max {max(r['my_hand_max'] for r in results)} | "
@@ -303,6 +305,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, load: list[f
           f"{sum(r['rounds_without_table'] for r in results)} | "
           f"{sum(r['pings'] for r in results)} | {sum(r['traces'] for r in results)} | "
           f"{quantiles(ai)} | {quantiles(lag)} |")
+    print("(the totals' times leave the stopped games out)" if any(r["failed"] for r in results)
+          else "")
     print(f"failed interactions: {results[0]['failed_interactions_all_games']}")
     for r in results:
         if r["failed"]:
