@@ -37,7 +37,8 @@ def traffic(fake: FakeDiscord, since: int = 0, channel: TextChannel | None = Non
     Discord answers it with the message the nonce made), edits and deletes in all and per
     round (a message belongs to
     the round of the latest table written before it: a round's summary to that round; the
-    final standings are the game's, counted apart), webhook (interaction token) writes,
+    final standings are the game's, counted apart; a deleted table to the round it showed),
+    webhook (interaction token) writes,
     429s, and the table's lag behind a move (seconds from a click on a hand action to the
     next channel message write, p95, real time). ``channel``: only that channel's clicks and
     messages (several games at once; interaction tokens' writes are then not counted)."""
@@ -50,6 +51,8 @@ def traffic(fake: FakeDiscord, since: int = 0, channel: TextChannel | None = Non
     lags: list[float] = []
     waiting: list[float] = []  # times of moves the table has not shown yet
     prefix = f"/channels/{channel.id}/" if channel is not None else "/"
+    posts: list[tuple[str, int | None]] = []  # posts awaiting their answer: path, round shown
+    tables: dict[str, int] = {}  # a table message's id -> the round it showed
     for entry in fake.entries[since:]:
         kind = entry["kind"]
         if channel is not None and not (
@@ -89,8 +92,20 @@ def traffic(fake: FakeDiscord, since: int = 0, channel: TextChannel | None = Non
                 counts["standings"] = counts.get("standings", 0) + 1  # the game's, not a round's
             elif what is not None:
                 counts[what] += 1
-                rounds.setdefault(current, Counter())[what] += 1
+                owner = current
+                if what == "deletes":  # a table goes in the round it showed (two go at once
+                    owner = tables.get(path.rsplit("/", 1)[1], current)  # after a round
+                    # that went by unseen: bot/sessions/outbox.py freezes its table)
+                rounds.setdefault(owner, Counter())[what] += 1
+            if what == "creates":
+                posts.append((path, shown))
         elif kind == "rest-answer":
+            if entry["method"] == "POST" and CHANNEL_MESSAGES.match(entry["path"]):
+                index = next((i for i, (p, _) in enumerate(posts) if p == entry["path"]), None)
+                shown = posts.pop(index)[1] if index is not None else None
+                answer = entry.get("body")
+                if shown is not None and entry["status"] == 200 and isinstance(answer, dict):
+                    tables[str(answer.get("id"))] = shown
             if entry["status"] == 429:
                 counts["429s"] += 1
             elif entry["method"] in ("POST", "PATCH") and (
