@@ -8,8 +8,11 @@ follow (its allowed mentions; bot/policies/timers.py decides whom when the post 
 cogs/notified.py renders them); a new round dealt while the previous round's post was under
 way gets a post of its own. A table found deleted is posted again under a nonce derived from
 the item's (Discord answers a deleted post's nonce with Unknown Message). A ping is never
-deleted: once its turn is over it is folded into a short line without the mention (no ghost
-notification).
+deleted while it mentions anyone: once its turn is over it is folded into a short line
+without the mention (no ghost notification). Answered pings leave one such line per round:
+the latest is folded into a line naming everyone pinged then played this round, and the
+round's earlier line (folded already, its mention long gone, its player having answered it)
+is deleted.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class Posts:
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
+        self._traces: dict[str, int] = {}  # a folded ping's nonce -> its message (to retire)
         self._frozen: dict[int, list[int]] = {}  # per channel: posts of rounds gone by
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
@@ -82,9 +86,11 @@ class Posts:
                     item = self._owe(session, EVENT, "note", payload_body(note))
                     if change.note[0] == "remind":  # folded into an edit once they act
                         item.body["ping"] = True
-                        session.timers.ping = {"seat": change.note[1]["seat"],
-                                               "key": session.timers.turn_key,
-                                               "nonce": item.nonce, "message": None}
+                        session.timers.ping = {
+                            "seat": change.note[1]["seat"], "key": session.timers.turn_key,
+                            "round": (session.game.state.round_no if session.game is not None
+                                      else None),
+                            "nonce": item.nonce, "message": None}
                     items.append(item)
             session.note_public(visible_to(change.events, None))
             opening = opening or (change.before is None and bool(change.events))
@@ -170,7 +176,7 @@ class Posts:
         try:
             if item.kind == EVENT:
                 if item.key == "fold":
-                    return await self._fold(channel, item)
+                    return await self._fold(channel, item, session)
                 return await self._event(channel, item, session)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
@@ -217,7 +223,8 @@ class Posts:
                 ping["message"] = message.id  # saved with the next write
         return message.id
 
-    async def _fold(self, channel: discord.PartialMessageable, item: Owed) -> int | None:
+    async def _fold(self, channel: discord.PartialMessageable, item: Owed,
+                    session: Session | None) -> int | None:
         """The pinged player's turn is over: their ping becomes a short line without the
         mention (a ping is never deleted: Discord would leave a ghost notification)."""
         fold = item.body["fold"]
@@ -231,6 +238,19 @@ class Posts:
                 **payload_from_body(item.body).edit_kwargs())
         except discord.NotFound:
             log.info("the ping %s of channel %s is gone", message_id, item.channel_id)
+        trace = session.timers.trace if session is not None else None
+        if trace is not None and trace.get("nonce") == fold.get("nonce"):
+            trace["message"] = message_id  # saved with the next write
+        if fold.get("nonce"):
+            self._traces[fold["nonce"]] = message_id
+            while len(self._traces) > MAX_PINGS_KEPT:
+                del self._traces[next(iter(self._traces))]
+        retire = fold.get("retire")
+        if retire is not None:  # the round's earlier line: this one names its players too
+            old = retire.get("message") or self._traces.get(retire.get("nonce"))
+            self._traces.pop(retire.get("nonce"), None)
+            if old is not None and old != message_id:
+                await self._retire(channel, old)
         return message_id
 
     def _may_attach(self, channel_id: int) -> bool:
@@ -382,10 +402,22 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     name = tr.name(session.seats[seat].name)
     acted = (game is not None and key is not None and len(game.history) > key
              and game.history[key][0] == seat and not state.defaulting)  # (the watchdog's)
-    text = tr("⏰ {name} was pinged, then played.", name=name) if acted else tr(
-        "⏰ {name} was pinged; that turn is over.", name=name)
+    fold: dict[str, Any] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    if not acted:
+        text = tr("⏰ {name} was pinged; that turn is over.", name=name)
+    else:  # one line per round of answered pings: this one, naming the round's earlier too
+        round_no, trace = ping.get("round"), state.trace
+        seats = [seat]
+        if trace is not None and round_no is not None and trace.get("round") == round_no:
+            seats = [s for s in trace["seats"] if s != seat] + [seat]
+            fold["retire"] = {"nonce": trace.get("nonce"), "message": trace.get("message")}
+        state.trace = {"round": round_no, "seats": seats, "nonce": fold["nonce"],
+                       "message": fold["message"]}
+        text = tr("⏰ {name} was pinged, then played.", name=name) if len(seats) == 1 else tr(
+            "⏰ Pinged this round, then played: {names}.",
+            names=tr.join([tr.name(session.seats[s].name) for s in seats]))
     body = payload_body(Payload(content=text))
-    body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    body["fold"] = fold
     return body
 
 

@@ -103,7 +103,9 @@ class TimerState:
     reminded: bool = False
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
-    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, nonce, message
+    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, round, nonce, message
+    trace: dict[str, Any] | None = None  # the round's one line of answered pings: round,
+    # seats, and the ping (nonce, message) it was folded into (cogs/posts.py)
     table_posted: float | None = None  # when the table message was posted (edits age out)
     notified: dict[str, Any] | None = None  # the round's table post mentions: round, seats,
     # posted (bot/policies/timers.py decides them when the post is owed; cogs/posts.py renders them)
@@ -166,6 +168,7 @@ class TimerState:
             "timeouts": {str(k): v for k, v in self.timeouts.items()},
             "seen": self.seen,
             "ping": self.ping,
+            "trace": self.trace,
             "table_posted": self.table_posted,
             "notified": self.notified,
         }
@@ -186,6 +189,7 @@ class TimerState:
             timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
             seen=data.get("seen"),
             ping=data.get("ping"),
+            trace=data.get("trace"),
             table_posted=data.get("table_posted"),
             notified=data.get("notified"),  # (absent in older snapshots: nobody notified;
             # Session.restore records that for the round it restores, bot/sessions/persistence.py)
