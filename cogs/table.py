@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.policies.takeover import take_back
 from bot.sessions.errors import ForgedClick, GameGone, StaleButton
 from bot.sessions.sessions import Session
+from bot.sessions.state import Pace
 from cogs.cards import event_text
 from cogs.common import place
 from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
@@ -96,7 +97,14 @@ class Table(commands.Cog):
             raise ForgedClick()
 
     async def on_hand_button(self, interaction: discord.Interaction, game: str) -> None:
-        await self._show_hand(interaction, self.drawn_for(interaction, game))
+        """My hand. In a relaxed game it also takes back a seat an AI plays (after missed
+        turns: bot/policies/relaxed.py); a live game's player uses ``/lama hand`` for that."""
+        session = self.drawn_for(interaction, game)
+        back = session.pace is Pace.RELAXED and await take_back(session, interaction.user.id)
+        note = user_tr(interaction)("You are back in control of your seat.") if back else None
+        await self._show_hand(interaction, session, note)
+        if back:
+            await self.bot.sessions.publish(session)
 
     async def _show_hand(
         self, interaction: discord.Interaction, session: Session, note: str | None = None

@@ -55,7 +55,7 @@ async def test_forget_user_on_both_databases(db_url: str) -> None:
         await store.set_guild_setting(GUILD, "language", "de")
         done = await store.forget_user(ZEB)
         assert done.summary() == {"games": 1, "results": 1, "ratings": 1, "sessions": 0,
-                                  "outbox": 0}
+                                  "outbox": 0, "prefs": 0}
         kept = await store.game(GUILD, f"{1:032x}")
         assert kept is not None and kept["record"]["players"] == ["Player 1", "ana"]
         result = replay(from_dict(kept["record"]))
