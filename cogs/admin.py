@@ -160,10 +160,9 @@ class Admin(commands.Cog):
         text = (tr.plural("New games are relaxed: {n} hour per turn.",
                           "New games are relaxed: {n} hours per turn.", hours_now)
                 if current is Pace.RELAXED
-                else tr.plural("New games are live; a relaxed game ({cmd_start} with pace "
-                               "relaxed) has {n} hour per turn.",
-                               "New games are live; a relaxed game ({cmd_start} with pace "
-                               "relaxed) has {n} hours per turn.", hours_now))
+                else tr.plural("New games are live; relaxed games have {n} hour per turn.",
+                               "New games are live; relaxed games have {n} hours per turn.",
+                               hours_now))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def stop(self, interaction: discord.Interaction) -> None:

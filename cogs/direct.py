@@ -39,7 +39,7 @@ def game_link(guild_id: int, channel_id: int, message_id: int | None = None) -> 
 
 def dm_body(tr: Translator, session: Session, params: dict[str, Any]) -> dict[str, Any]:
     """The owed DM (rendered now, in the game's language, like every owed event)."""
-    text = tr("🔔 It is your turn in the L.A.M.A. game ({game}) in {channel}: {link}\n"
+    text = tr("🔔 It is your turn in {game} in {channel}: {link}\n"
               "If you do not play, the bot plays for you {deadline}. {cmd_notify} turns "
               "these messages off.", game=tr(find_rules(session.variant).title),
               channel=f"<#{session.channel_id}>",

@@ -122,8 +122,7 @@ class Lobby(commands.Cog):
         rounds="Number of rounds (tutorial; default 4)",
         turn_timeout="Seconds per turn before the bot plays for you (0: no timer; "
                      "default: the server's setting)",
-        pace="live (a turn lasts seconds or minutes) or relaxed (hours; default: the "
-             "server's setting)",
+        pace="live (minutes per turn) or relaxed (hours); default: the server's setting",
         turn_hours="Relaxed games: hours per turn, 1 to 168 (default: the server's setting)",
     )
     @app_commands.choices(variant=VARIANTS, pace=PACES)
@@ -150,9 +149,9 @@ class Lobby(commands.Cog):
         if turn_hours is not None:
             require_relaxed_hours(turn_hours)
         if chosen is Pace.RELAXED and turn_timeout is not None:
-            raise BotError(N_("A relaxed game's turn is set in hours: use turn_hours."))
+            raise BotError(N_("A relaxed game's turn is counted in hours, not seconds."))
         if chosen is Pace.LIVE and turn_hours is not None:
-            raise BotError(N_("turn_hours is for relaxed games: add pace relaxed."))
+            raise BotError(N_("Hours per turn are only for relaxed games."))
         if chosen is None and (turn_hours is not None or turn_timeout is not None):
             chosen = Pace.RELAXED if turn_hours is not None else Pace.LIVE
         seconds = turn_hours * HOUR if turn_hours is not None else turn_timeout

@@ -41,12 +41,12 @@ def game_line(tr: Translator, session: Session, user_id: int) -> str:
         if to_act == user_id:
             return tr("**{game}** in {channel}: your turn; the bot plays for you {deadline}. "
                       "{link}", deadline=when, **params)
-        return tr("**{game}** in {channel}: {user} to play, until {deadline}. {link}",
-                  user=f"<@{to_act}>", deadline=when, **params)
+        return tr("**{game}** in {channel}: <@{user}> to play, until {deadline}. {link}",
+                  user=to_act, deadline=when, **params)
     if to_act == user_id:
         return tr("**{game}** in {channel}: your turn. {link}", **params)
     if to_act is not None:
-        return tr("**{game}** in {channel}: {user} to play. {link}", user=f"<@{to_act}>",
+        return tr("**{game}** in {channel}: <@{user}> to play. {link}", user=to_act,
                   **params)
     return tr("**{game}** in {channel}: an AI is playing. {link}", **params)
 
