@@ -54,6 +54,12 @@ class Players:
         self.bot: LamaBot | None = None
         self.turns = 0  # turn notes the test has seen (each its own turn)
 
+    def advance(self, seconds: float) -> None:
+        """Time passes for the bot and for Discord alike: a hand's token opened before is
+        expired for both (the fake refuses an expired token: the bot must not use it)."""
+        self.clock.advance(seconds)
+        self.fake.clock.advance(seconds)
+
     def new_bot(self) -> LamaBot:
         self.bot = create_bot(self.settings, clock=self.clock)
         return self.bot
@@ -105,6 +111,7 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
     async with FakeDiscord() as fake:
         p = Players(fake, tmp_path)
         ana, ben, cleo, channel, clock = p.ana, p.ben, p.cleo, p.channel, p.clock
+        advance = p.advance
         start = clock.now()
         state = {"dm": "on", "dms": 0, "missed": 0, "steps": 0, "miss": False,
                  "hurry": False}
@@ -129,7 +136,7 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
                 how = "miss"  # cleo misses three turns in a row
             if how == "late":  # 19 h in: a quarter of the turn is left, one reminder
                 before = len(reminders(channel))
-                clock.advance(19 * HOUR)
+                advance(19 * HOUR)
                 await p.wait(lambda: True if len(reminders(channel)) > before else None,
                              "the reminder")
                 await p.delivered()
@@ -138,16 +145,16 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
                 await p.act(member)
             elif how == "miss":  # nobody plays for a day: the bot plays for them
                 state["missed"] += 1
-                clock.advance(DAY)
+                advance(DAY)
             else:
-                clock.advance(3 * HOUR)
+                advance(3 * HOUR)
                 await p.act(member, hurry=state["hurry"])
 
         async def down_for(hours: float) -> None:
             """The bot is down while the running turn's reminder falls due; restarted, it
             sends that reminder once and mentions no turn again."""
             reminded, notes = len(reminders(channel)), len(turn_notes(channel))
-            clock.advance(hours * HOUR)
+            advance(hours * HOUR)
             await p.wait(lambda: True if len(reminders(channel)) > reminded else None,
                          "the reminder due while the bot was down")
             await p.delivered()
@@ -206,6 +213,9 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
         assert clock.now() - start >= 5 * DAY, (clock.now() - start) / DAY
         # every turn mentioned exactly once: one note per turn the test played, no more
         assert len(turn_notes(channel)) == p.turns == state["steps"]
+        # reminders: the late turn's and the two that fell due during the downtimes; none to
+        # a player who had acted
+        assert len(reminders(channel)) == 3
         # DMs: only to ana, at most one per turn, none after 50007 until she opted in again
         assert fake.dms.to(ben) == [] and fake.dms.to(cleo) == []
         assert fake.dms.refused == 1 and len(fake.dms.to(ana)) == state["dms"] >= 3
