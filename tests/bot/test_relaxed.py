@@ -8,7 +8,8 @@ import sqlite3
 
 from fakediscord import MANAGE_GUILD
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, current
+from tests.bot.helpers import WAIT, current, first_button, offers, settled
+from tests.bot.test_game_time import Held
 
 
 def text_of(result: object) -> str:
@@ -95,3 +96,40 @@ async def test_my_games_lists_the_callers_games_with_links_and_deadlines(world: 
     assert "aucune partie" in text_of(await cleo.slash(table, "lama games")), "hers only"
     notes = [m for m in other.messages if (m.content or "").startswith("🔔")]
     assert notes == [], "a live game keeps the live ping policy"
+
+
+async def test_no_dm_to_a_player_who_already_acted(world: World) -> None:
+    """The turn's DM waits in the channel's queue (its messages held, as by a rate limit);
+    the player sees their turn in their open hand and plays: the DM is never sent."""
+    ana, ben, table = world.ana, world.ben, world.table
+    await ben.slash(table, "lama notify", dm="on")
+    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    assert lobby is not None
+    await ben.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(table)) is not None and t.user_id == ana.id else None,
+        WAIT, "ana's turn")
+    assert turn.table is not None
+    ben_hand = (await ben.click(turn.table, "My hand")).message  # open: it follows the game
+    ana_hand = (await ana.click(turn.table, "My hand")).message
+    assert ben_hand is not None and ana_hand is not None
+    outbox = world.bot.sessions.outbox
+    await outbox.deliver(table.id)
+    held = Held(outbox.pacer)
+    outbox.pacer = held
+    try:
+        custom_id, value = first_button(ana, ana_hand)
+        await settled(await (ana.click(ana_hand, custom_id) if value is None
+                             else ana.select(ana_hand, value, custom_id=custom_id)))
+        await world.fake.notifier.wait_for(offers(ben_hand), WAIT, "ben's hand offers moves")
+        custom_id, value = first_button(ben, ben_hand)
+        await settled(await (ben.click(ben_hand, custom_id) if value is None
+                             else ben.select(ben_hand, value, custom_id=custom_id)))
+    finally:
+        outbox.pacer = held.inner
+        held.open.set()
+    await outbox.deliver(table.id)
+    mentions = [m for m in table.messages if f"🔔 <@{ben.id}>" in (m.content or "")]
+    assert mentions, "ben's turn was mentioned (it was posted once the channel was free)"
+    assert world.fake.dms.to(ben) == [], "he had played: no DM"
