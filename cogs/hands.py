@@ -70,14 +70,16 @@ class LiveHands:
             weakref.WeakValueDictionary())  # (a channel's, while a follow holds it)
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
-                 view: PlayerView) -> None:
-        """``interaction`` answered with this player's hand (its message is now theirs)."""
+                 view: PlayerView, clicked: float | None = None) -> None:
+        """``interaction`` answered with this player's hand (its message is now theirs);
+        ``clicked``: when the click came (its token's 15 minutes run from then, not from
+        the answer; default now)."""
         key = (session.channel_id, interaction.user.id)
         self._users.setdefault(key[0], {})[key[1]] = None
         self._hands.pop(key, None)  # (re-inserted: the newest click; the older one was let go
         # of when it was answered: cogs.discord_compat.let_go)
-        self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
-                                    shape(view, False))
+        self._hands[key] = LiveHand(interaction, self.clock.now() if clicked is None else clicked,
+                                    session.game_id, seat, shape(view, False))
         self._prune()
 
     def _prune(self) -> None:

@@ -26,13 +26,15 @@ import discord
 
 from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
 from bot.sessions.sessions import Change, Session, Status
+from bot.sessions.state import Pace
 from bot.words.i18n import Translator
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
+from cogs.direct import DirectMessages, dm_body
 from cogs.discord_compat import edit_message
 from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
-from cogs.lobby import lobby_payload
+from cogs.lobby import lobby_payload, pace_text
 from cogs.notified import on_post, round_post_owed, told
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
 from cogs.render import Components, Payload, table_message
@@ -57,6 +59,7 @@ class Posts:
         self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
         self._traces: dict[str, int] = {}  # a folded ping's nonce -> its message (to retire)
         self._frozen: dict[int, list[int]] = {}  # per channel: posts of rounds gone by
+        self.direct = DirectMessages(bot)  # cogs/direct.py
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
@@ -92,6 +95,9 @@ class Posts:
                                       else None),
                             "nonce": item.nonce, "message": None}
                     items.append(item)
+                if change.note[0] == "turn" and change.note[1].get("dm"):
+                    items.append(self._owe(session, EVENT, "dm", dm_body(tr, session,
+                                                                        change.note[1])))
             session.note_public(visible_to(change.events, None))
             opening = opening or (change.before is None and bool(change.events))
             if change.before is not None and any(
@@ -142,7 +148,8 @@ class Posts:
                 body["chart"] = chart_body(tr, view)
             items.append(self._owe(session, EVENT, "standings", body))
             return items
-        if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
+        if all(c.note is not None and c.note[0] in ("remind", "nudge") and not c.events
+               for c in changes):
             return items  # a ping changes nothing on the table
         table = self._owe(session, STATE, "table", {
             "repost": repost, "replaces": session.table_message_id,
@@ -175,6 +182,8 @@ class Posts:
         channel = self._channel(item.channel_id, item.guild_id)
         try:
             if item.kind == EVENT:
+                if item.key == "dm":  # (never raised: a DM cannot lose the game's channel)
+                    return await self.direct.deliver(item, session)
                 if item.key == "fold":
                     return await self._fold(channel, item, session)
                 return await self._event(channel, item, session)
@@ -268,6 +277,8 @@ class Posts:
         users = [None if s.is_ai else s.user_id for s in session.seats]
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
+        if session.pace is Pace.RELAXED and payload.embed is not None:
+            payload.embed.set_footer(text=f"{payload.embed.footer.text} · {pace_text(tr, session)}")
         old = session.table_message_id
         nonce = item.nonce
         # posted only while the table is still the one the repost replaces: once that post

@@ -259,6 +259,9 @@ class ChannelRoutes:
             self._require(channel, ATTACH_FILES)
 
     async def create_message(self, request: web.Request) -> web.Response:
+        dm = self.fake.dms.channel(snowflake(request.match_info["channel_id"]))
+        if dm is not None:  # a direct message (fakediscord/dms.py)
+            return await self.fake.dms.create_message(request, dm)
         channel = self._channel(request)
         body = await read_body(request, self.fake)
         self._check_post(channel, body if isinstance(body, dict) else {})

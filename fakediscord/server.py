@@ -45,6 +45,7 @@ def build_app(fake: State) -> web.Application:
         app.router.add_put(path, rest.put_commands)
         app.router.add_get(path, rest.get_commands)
     ChannelRoutes(fake).add_to(app, p)
+    fake.dms.add_to(app, p)
     EmojiRoutes(fake).add_to(app, p)
     app.router.add_get(f"{p}/guilds/{{guild_id}}", rest.get_guild)
     app.router.add_get(f"{p}/guilds/{{guild_id}}/channels", rest.get_guild_channels)

@@ -19,6 +19,7 @@ from aiohttp import web
 
 from . import model, people
 from .base import DEFAULT_PERMISSIONS, Clock, Notifier, Snowflakes
+from .dms import Dms
 from .faults import Fault
 from .lint import Lint
 from .messages import Message
@@ -135,6 +136,7 @@ class State:
             pacing = Pacing(scale=float(pacing))
         self.pacing: Pacing | None = pacing
         self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.dms = Dms(self)  # direct messages (fakediscord/dms.py)
         self.late_nonces: list[tuple[int, str]] = []  # (channel, nonce) repeated past the window
         self.old_edits: dict[int, list[int]] = {}  # message id -> times (ms) of those edits
         self.dropped_embeds = 0

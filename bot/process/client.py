@@ -122,6 +122,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.leases.acquire(self.shard_plan)
         self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
         await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING)
+        await self.sessions.dm_prefs.load()  # who opted in to DMs (bot/sessions/user_prefs.py)
         for extension in wiring.names:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from bot.sessions.errors import SaveFailed
 from bot.sessions.outbox import Outbox, Write
-from bot.sessions.state import Change, Seat, Status, TimerState
+from bot.sessions.state import Change, Pace, Seat, Status, TimerState
 from bot.store.sqlite import Store
 from game import Action, Event, EventKind, Game, from_dict, to_dict, visible_to
 
@@ -60,6 +60,7 @@ class Persistence:
         pending: list[Change]
         recent: list[Event]
         timers: TimerState
+        pace: Pace
 
         def _make_players(self) -> None: ...
 
@@ -149,6 +150,7 @@ class Persistence:
                 for s in self.seats
             ],
             "started_at": self.started_at,
+            "pace": self.pace.value,
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -191,6 +193,7 @@ class Persistence:
             lobby_message_id=data.get("lobby_message_id"),
             table_message_id=data.get("table_message_id"),
             timers=TimerState.from_dict(data.get("timers")),
+            pace=Pace(data.get("pace", Pace.LIVE.value)),
         )
         if data.get("record") is not None:
             record = from_dict(data["record"])
