@@ -18,15 +18,11 @@ other, so only a full collection frees them once they reached the oldest generat
 times rarer, that garbage piled up for hundreds of games between collections (a full one
 found 124,570 unreachable objects after 100 games, more than the games held alive) and the
 process grew by about 5 MB per 100 games for 900 games (``benchmarks/memory.py``); each such
-<<<<<<< HEAD
 collection also walked all of that garbage at once. Since then the cycle itself is broken once
 an interaction is answered (cogs/discord_compat.py's ``let_go``): a full collection after 50
 games finds nothing left to free (``benchmarks/memory.py --detail``); the pace is kept for
 whatever cycles remain (a refused command's exception and its traceback).
 ``benchmarks/bot_load.py --trace`` prints the collections.
-=======
-collection also walked all of that garbage at once. ``benchmarks/bot_load.py --trace``
-prints the collections.
 
 glibc gives each thread that allocates its own malloc arena (up to eight per core), and
 memory freed in one arena serves only that arena: the worker threads drawing pictures,
@@ -34,7 +30,6 @@ the store's thread and discord.py's each kept their own pages. ``python -m bot``
 :data:`MALLOC_ARENAS` arenas in all before its first thread starts (``mallopt``, the
 ``MALLOC_ARENA_MAX`` setting): in four runs of ``benchmarks/bot_load.py`` with pictures on
 (60 games), 244 and 292 KB per game against 364 and 330 KB (docs/performance.md).
->>>>>>> perf
 """
 
 from __future__ import annotations
