@@ -179,7 +179,7 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
     ("thread-name", "POST", "/channels/{channel}/threads", {"name": "", "type": 11},
      {"name": "t", "type": 11}, (400, 50035)),
     ("thread-locked", "POST", "/channels/{locked}/messages", {"content": "x"}, None,
-     (400, 50083)),
+     (400, 160005)),
     ("thread-edit-archived", "PATCH", "/channels/{archived}/messages/{message}",
      {"content": "x"}, None, (400, 50083)),
 ]
