@@ -66,16 +66,19 @@ class Thread(TextChannel):
         """Archive (and maybe lock) the thread, as a moderator or Discord's timer would."""
         self.archived = True
         self.locked = locked
+        self.guild.fake.notifier.notify()
         await self.guild.fake.gateway.dispatch("THREAD_UPDATE", self.payload())
 
     async def lock(self) -> None:
         """Lock the thread without archiving it, as a moderator would (Manage Threads)."""
         self.locked = True
+        self.guild.fake.notifier.notify()
         await self.guild.fake.gateway.dispatch("THREAD_UPDATE", self.payload())
 
     async def delete(self) -> None:
         """Delete the thread: THREAD_DELETE, then 404 Unknown Channel for it."""
         self.deleted = True
+        self.guild.fake.notifier.notify()
         await self.guild.fake.gateway.dispatch("THREAD_DELETE", {
             "id": str(self.id), "guild_id": str(self.guild.id),
             "parent_id": str(self.parent.id), "type": self.type})
@@ -93,6 +96,7 @@ class Thread(TextChannel):
             self.name = body["name"]
         if body.get("auto_archive_duration") in ARCHIVE_DURATIONS:
             self.auto_archive_duration = body["auto_archive_duration"]
+        self.guild.fake.notifier.notify()  # (waiters re-check: archived, locked)
         self.guild.fake.gateway.dispatch_nowait("THREAD_UPDATE", self.payload())
 
     def __repr__(self) -> str:

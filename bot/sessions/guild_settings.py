@@ -9,12 +9,14 @@ a stale value. One process owns a database, so no other writer can change it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
 
 IMAGES_SETTING = "images"  # "off": no pictures in this server's messages (cogs.pictures)
+THREADS_SETTING = "threads"  # "on": each game is played in a thread of its own (cogs.threads)
 
 
 class GuildSettings:
@@ -44,3 +46,12 @@ class GuildSettings:
         """Store ``value``, then use it from now on."""
         await self._store.set_guild_setting(guild_id, key, value)
         self._values.setdefault(key, {})[guild_id] = value
+
+
+def plays_in_thread(options: Mapping[str, object], settings: GuildSettings,
+                    guild_id: int | None) -> bool:
+    """Whether a game with these ``options`` moves to a thread of its own when it starts.
+
+    The one place that decides it: today the server's ``threads`` setting (off by default);
+    a slow-paced game (a ``pace`` option, when there is one) will always answer True here."""
+    return settings.get(guild_id, THREADS_SETTING) == "on"
