@@ -199,19 +199,6 @@ async def test_two_games_and_a_lobby_in_one_channel(club: Club) -> None:
     assert await club.bot.store.sessions(club.guild.id) == []
 
 
-async def test_a_lobby_button_after_the_move_says_where_the_game_went(club: Club) -> None:
-    """A click the client still sends for the moved lobby (its buttons were on screen)."""
-    await club.threads_on()
-    lobby = await club.lobby(club.ana, club.ben)
-    start = next(b.custom_id for b in lobby.buttons if b.label == "Start")
-    join = start.replace(":start", ":join")
-    await club.ana.click(lobby, "Start")
-    club.fake.check_components = False  # (the buttons are gone from the message)
-    answer = await club.fake.driver.component(club.cleo, lobby, join)
-    assert answer.ephemeral and answer.message is not None
-    assert answer.message.content == f"This game moved to its own thread: <#{lobby.id}>."
-
-
 # ---- moderators and the thread ---------------------------------------------------------------
 
 
