@@ -187,6 +187,15 @@ class Liveness(commands.Cog):
         if session is not None:
             await lose_channel(self.bot, session)
 
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A moderator locked a game's thread: the game ends (an archive is undone by the
+        next post: cogs/threads.py)."""
+        session = self.bot.sessions.get(payload.thread_id)
+        metadata = payload.data.get("thread_metadata") or {}
+        if session is not None and metadata.get("locked"):
+            await lose_channel(self.bot, session)
+
     # ---- helpers ---------------------------------------------------------
     async def _edit_lobby(self, session: Session, closed: str | None) -> None:
         if session.lobby_message_id is None:

@@ -8,8 +8,8 @@ is refused 50083 until the bot unarchives it); the bot archives it when the game
 the standings, which also go to the parent channel. A locked or deleted thread ends the game
 as ``channel_gone``, said in the parent channel. Without Create Public Threads or Send
 Messages in Threads the lobby says so once and the game is played in its channel, as
-before. Which games go to a thread is decided in one place,
-:func:`bot.sessions.guild_settings.plays_in_thread`.
+before. (A lock or a delete is heard by cogs/liveness.py.) Which games go to a thread is
+decided in one place, :func:`bot.sessions.guild_settings.plays_in_thread`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
 
 from bot.sessions.guild_settings import plays_in_thread
 from bot.sessions.outbox import EVENT, Owed
 from bot.sessions.sessions import Session
 from bot.words.i18n import Translator
 from cogs.common import public_tr
-from cogs.liveness import lose_channel
 from cogs.render import Components, Payload
 from game import find_rules
 
@@ -173,21 +171,3 @@ async def deliver_event(bot: LamaBot, item: Owed, payload: Payload) -> int | Non
     except discord.NotFound:
         log.info("the lobby %s that moved to a thread is gone", message_id)
     return message_id
-
-
-class Threads(commands.Cog):
-    """A locked thread ends its game (a deleted one: cogs/liveness.py)."""
-
-    def __init__(self, bot: LamaBot) -> None:
-        self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
-        session = self.bot.sessions.get(payload.thread_id)
-        metadata = payload.data.get("thread_metadata") or {}
-        if session is not None and metadata.get("locked"):
-            await lose_channel(self.bot, session)
-
-
-async def setup(bot: LamaBot) -> None:
-    await bot.add_cog(Threads(bot))
