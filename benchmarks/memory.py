@@ -16,7 +16,8 @@ players are a fixed population (``--channels`` × 4 members), as a real server's
 
 ``--detail`` runs the bot as ``python -m benchmarks.load.memory_probe``: at each sample it
 also prints the objects that grew (by type), the largest module-level containers and caches,
-and what a full collection found; the probe then collects, so the RSS figures of a
+what a full collection found and what in that garbage refers to it (the cycles), and the
+native heaps (CPython's arenas, glibc's, SQLite's); the probe then collects, so the RSS figures of a
 ``--detail`` run are not the bot's own (run without it for them). ``--tracemalloc`` adds the
 source lines whose allocations grew (slow).
 Bounded: ``--seconds`` stops the run; the bot is stopped on any exit.
@@ -124,6 +125,9 @@ def show_detail(figures: dict[str, Any] | None) -> None:
           + ", ".join(f"{k} {n}" for k, n in figures["garbage_types"][:6]) + ")")
     print(f"    tracked objects {figures['tracked_objects']}; grew: "
           + ", ".join(f"{k} {n:+d}" for k, n in figures["grown_types"][:10]))
+    for kind, refs in figures.get("garbage_holders", {}).items():
+        print(f"    garbage {kind} held by: {', '.join(refs)}")
+    print("    KB: " + ", ".join(f"{k} {n}" for k, n in figures.get("native", {}).items()))
     print("    containers: " + ", ".join(f"{k} {n}" for k, n in figures["containers"][:10]))
     for line in figures.get("grown_lines", [])[:12]:
         print(f"    {line}")

@@ -14,9 +14,10 @@ from bot.process.settings import Settings
 from bot.store.sqlite import Store
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
+from cogs.discord_compat import let_go
 from cogs.replies import refuse
 
-WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse)
+WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse, answered=let_go)
 
 
 def create_bot(

@@ -3,4 +3,4 @@
 from __future__ import annotations
 
 EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.stats", "cogs.admin", "cogs.liveness",
-              "cogs.card_emojis", "cogs.privacy")
+              "cogs.card_emojis", "cogs.privacy", "cogs.relaxed")

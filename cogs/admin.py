@@ -19,10 +19,19 @@ from bot.policies.timers import (
 from bot.sessions.errors import BotError, NotAllowed
 from bot.sessions.guild_settings import IMAGES_SETTING, THREADS_SETTING
 from bot.sessions.sessions import Session
+from bot.sessions.state import (
+    HOUR,
+    MAX_RELAXED_HOURS,
+    PACE_SETTING,
+    RELAXED_HOURS_SETTING,
+    Pace,
+    require_relaxed_hours,
+    server_pace,
+)
 from bot.words.i18n import N_
 from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
-from cogs.lobby import VARIANTS, lobby_payload
+from cogs.lobby import PACES, VARIANTS, lobby_payload, require_pace
 from cogs.pictures import images_on
 from cogs.render import COLOUR
 from cogs.replies import user_tr
@@ -73,6 +82,8 @@ class Admin(commands.Cog):
             app_commands.Command(name="threads", description="Each game in a thread of its own, "
                                  "so a channel holds many games (off by default)",
                                  callback=self.config_threads),
+            app_commands.Command(name="pace", description="New games' pace: live (minutes) "
+                                 "or relaxed (hours per turn)", callback=self.config_pace),
         ]
 
     async def cog_load(self) -> None:
@@ -148,6 +159,33 @@ class Admin(commands.Cog):
         text = (tr("Threads switched on: each new game moves to a thread of its own.")
                 if threads == "on" else tr("Threads switched off: new games stay in their "
                                            "channel."))
+    @app_commands.describe(pace="live or relaxed; leave out to see the current value",
+                           hours=f"Relaxed games: hours per turn, 1 to {MAX_RELAXED_HOURS}")
+    @app_commands.choices(pace=PACES)
+    async def config_pace(
+        self, interaction: discord.Interaction, pace: str | None = None,
+        hours: app_commands.Range[int, 1, MAX_RELAXED_HOURS] | None = None,
+    ) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        chosen = require_pace(pace)
+        if hours is not None:
+            require_relaxed_hours(hours)
+        if chosen is not None or hours is not None:
+            require_server_manager(interaction)
+            if chosen is not None:
+                await self.bot.store.set_guild_setting(guild_id, PACE_SETTING, chosen.value)
+            if hours is not None:
+                await self.bot.store.set_guild_setting(guild_id, RELAXED_HOURS_SETTING,
+                                                       str(hours))
+        current, seconds = await server_pace(self.bot.store, guild_id)
+        hours_now = seconds // HOUR
+        text = (tr.plural("New games are relaxed: {n} hour per turn.",
+                          "New games are relaxed: {n} hours per turn.", hours_now)
+                if current is Pace.RELAXED
+                else tr.plural("New games are live; relaxed games have {n} hour per turn.",
+                               "New games are live; relaxed games have {n} hours per turn.",
+                               hours_now))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def stop(self, interaction: discord.Interaction) -> None:

@@ -1,5 +1,5 @@
 """The one module that reaches into discord.py's internals: the requests made with every move,
-without parsing the answers nobody reads.
+without parsing the answers nobody reads, and answered interactions let go of at once.
 
 discord.py turns each answer Discord sends back into a ``Message`` (author, embeds,
 components, mentions...). For the messages lama edits with every move (the clicked hand,
@@ -7,8 +7,15 @@ the hands that follow the game, the table) nothing reads that answer; building i
 large share of a move's cost. These send exactly what discord.py's own methods send (same
 parameters, same routes, same rate-limit handling) and return nothing.
 
-What they use that discord.py does not document: ``Interaction._state`` and ``._session``,
-``InteractionResponse._response_type``, ``discord.webhook.async_.async_context`` and
+An interaction and its ``response`` refer to each other, so reference counting never frees
+them: each waited for a full garbage collection, with the clicked message it carries (embeds,
+components, users). Tens of thousands of such objects were garbage at any time in a long run,
+and the process's RSS grew in steps with the largest pile (benchmarks/memory.py).
+:func:`let_go` breaks that cycle once the interaction is answered.
+
+What they use that discord.py does not document: ``Interaction._state``, ``._session`` and
+``._cs_response`` (the slot caching ``response``), ``InteractionResponse._response_type`` and
+``._parent``, ``discord.webhook.async_.async_context`` and
 ``interaction_message_response_params``, ``discord.http.handle_message_parameters``.
 tests/test_discord_compat.py fails, naming discord.py's version and the pin in
 pyproject.toml, when any of them changes. Everything else (clicks included: bot/process/clicks.py)
@@ -59,3 +66,19 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
     with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
                                    **kwargs) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
+
+
+def let_go(interaction: discord.Interaction) -> None:
+    """Once ``interaction`` is answered: its ``response`` no longer refers back to it, so it is
+    freed (with its message) as soon as nothing holds it, not at the next full collection.
+
+    The response is replaced by one holding only the answer's type: ``is_done()`` and
+    ``type`` read the same, and answering again raises ``InteractionResponded`` as before.
+    An interaction not answered yet is left as it is (its answer still needs the link)."""
+    response = interaction.response
+    if not response.is_done():
+        return
+    answered = discord.InteractionResponse.__new__(discord.InteractionResponse)
+    answered._response_type = response._response_type
+    answered._parent = None  # type: ignore[assignment]
+    interaction._cs_response = answered  # type: ignore[attr-defined]

@@ -70,13 +70,16 @@ class LiveHands:
             weakref.WeakValueDictionary())  # (a channel's, while a follow holds it)
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
-                 view: PlayerView) -> None:
-        """``interaction`` answered with this player's hand (its message is now theirs)."""
+                 view: PlayerView, clicked: float | None = None) -> None:
+        """``interaction`` answered with this player's hand (its message is now theirs);
+        ``clicked``: when the click came (its token's 15 minutes run from then, not from
+        the answer; default now)."""
         key = (session.channel_id, interaction.user.id)
         self._users.setdefault(key[0], {})[key[1]] = None
-        self._hands.pop(key, None)  # (re-inserted: the newest click)
-        self._hands[key] = LiveHand(interaction, self.clock.now(), session.game_id, seat,
-                                    shape(view, False))
+        self._hands.pop(key, None)  # (re-inserted: the newest click; the older one was let go
+        # of when it was answered: cogs.discord_compat.let_go)
+        self._hands[key] = LiveHand(interaction, self.clock.now() if clicked is None else clicked,
+                                    session.game_id, seat, shape(view, False))
         self._prune()
 
     def _prune(self) -> None:
@@ -103,6 +106,41 @@ class LiveHands:
         if hand is None or hand.game_id != game_id:
             return None
         return hand.clicked_at + TOKEN_TTL
+
+    def to_draw(self, session: Session, mover: int | None = None
+                ) -> tuple[discord.Interaction | None, list[PlayerView]]:
+        """The hands this change will show, for their pictures to be drawn before anything
+        is sent (cogs.pictures.predraw), and a live interaction of the channel (whose
+        permissions say whether pictures may be attached there; None: no hand is open).
+
+        A followed hand whose shape changed (what :meth:`follow` edits next); a seat whose
+        hand is not open, when it is their turn or a round starts (they are pinged, or
+        notified, and open it); ``mover``'s own hand only if the turn stays theirs (its
+        answer draws nothing else)."""
+        if session.game is None:
+            return None, []
+        now = self.clock.now()
+        live: discord.Interaction | None = None
+        views: list[PlayerView] = []
+        for seat, player in enumerate(session.seats):
+            if player.is_ai or player.user_id is None:
+                continue
+            view = session.view(seat)
+            hand = self._hands.get((session.channel_id, player.user_id))
+            if hand is not None and (hand.game_id != session.game_id
+                                     or now - hand.clicked_at >= TOKEN_TTL):
+                hand = None
+            if hand is not None:
+                live = hand.interaction
+            if seat == mover:
+                due = view.my_turn
+            elif hand is not None:
+                due = shape(view, view.finished) != hand.shown
+            else:
+                due = view.my_turn or len(view.seen) <= 1
+            if due:
+                views.append(view)
+        return live, views
 
     async def follow(self, session: Session, render: Render) -> int:
         """Edit every live hand of ``session`` whose shape changed; the number edited (a hand

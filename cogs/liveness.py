@@ -83,14 +83,37 @@ def note_payload(
             "⏰ <@{user}>, it is still your turn: {n} second left, then the bot plays for you.",
             "⏰ <@{user}>, it is still your turn: {n} seconds left, then the bot plays for you.",
             params["seconds"], user=user_id), mention=user_id)
+    if kind == "turn":  # a relaxed game's turn begins (bot/policies/relaxed.py)
+        user_id = session.seats[params["seat"]].user_id
+        if user_id is None:
+            return None
+        return Payload(content=tr("🔔 <@{user}>, it is your turn. If you do not play, the bot "
+                                  "plays for you {deadline}.", user=user_id,
+                                  deadline=f"<t:{params['deadline']}:R>"), mention=user_id)
+    if kind == "nudge":  # a relaxed game's one reminder
+        user_id = session.seats[params["seat"]].user_id
+        deadline = session.timers.deadline
+        if user_id is None or deadline is None:
+            return None
+        return Payload(content=tr("⏰ <@{user}>, it is still your turn: a quarter of its time "
+                                  "is left. The bot plays for you {deadline}.", user=user_id,
+                                  deadline=f"<t:{round(deadline)}:R>"), mention=user_id)
     if kind == "timed_out":
         seat = params["seat"]
         lines = [tr("⏰ {name} ran out of time.", name=tr.name(names[seat]))]
         lines += [t for e in visible_to(params["events"], None)
                   if (t := event_text(tr, e, names))]
-        if params["handed_over"]:
+        after = params.get("after", 2)
+        if params["handed_over"] and after == 2:
             lines.append(tr("{name} ran out of time twice in a row: an AI plays their seat "
                             "now. {cmd_hand} takes it back.", name=tr.name(names[seat])))
+        elif params["handed_over"]:
+            lines.append(tr.plural(
+                "{name} missed {n} turn in a row: an AI plays their seat for the rest of "
+                "the game. My hand (or {cmd_hand}) takes it back.",
+                "{name} missed {n} turns in a row: an AI plays their seat for the rest of "
+                "the game. My hand (or {cmd_hand}) takes it back.", after,
+                name=tr.name(names[seat])))
         return Payload(content="\n".join(lines))
     if kind == "forgotten":
         return Payload(content=tr("A player asked lama to forget them: an AI plays their "

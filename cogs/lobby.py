@@ -13,6 +13,7 @@ from bot.policies.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from bot.sessions.errors import BotError, NotAllowed
 from bot.sessions.outbox import EVENT
 from bot.sessions.sessions import Session, Status
+from bot.sessions.state import HOUR, MAX_RELAXED_HOURS, Pace, require_relaxed_hours
 from bot.words.i18n import N_, Translator
 from cogs import threads
 from cogs.common import (
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 MAX_TARGET = 500
 MAX_ROUNDS = 50
 VARIANTS = [app_commands.Choice(name=name, value=name) for name in variant_names()]
+PACES = [app_commands.Choice(name=pace.value, value=pace.value) for pace in Pace]
 
 
 def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -> Payload:
@@ -52,8 +54,19 @@ def lobby_payload(tr: Translator, session: Session, closed: str | None = None) -
                              "to {n} points; {seconds} s per turn", opts["target"],
                              seconds=seconds) if seconds > 0
                    else tr.plural("to {n} point", "to {n} points", opts["target"]))
+    if session.pace is Pace.RELAXED:
+        summary = (tr.plural("{n} round", "{n} rounds", opts["rounds"]) if "rounds" in opts
+                   else tr.plural("to {n} point", "to {n} points", opts["target"]))
+        summary += "; " + pace_text(tr, session)
     return lobby_message(tr, session.short_id, tr(rules.title), host,
                          [(s.name, s.is_ai) for s in session.seats], summary, closed)
+
+
+def pace_text(tr: Translator, session: Session) -> str:
+    """A relaxed game's pace, as the lobby and the table show it."""
+    hours = max(1, round(session.timers.turn_timeout / HOUR))
+    return tr.plural("relaxed pace: {n} hour per turn", "relaxed pace: {n} hours per turn",
+                     hours)
 
 
 AI_SEATS = {
@@ -80,6 +93,15 @@ def game_options(variant: str, target: int | None, rounds: int | None) -> dict[s
     return {k: v for k, v in given.items() if v is not None and k in known}
 
 
+def require_pace(value: object) -> Pace | None:
+    """The pace option (None: the server's default); a forged value is refused."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in {p.value for p in Pace}:
+        raise BotError(N_("The pace is live or relaxed."))
+    return Pace(value)
+
+
 class Lobby(commands.Cog):
     """Opening games."""
 
@@ -102,8 +124,10 @@ class Lobby(commands.Cog):
         rounds="Number of rounds (tutorial; default 4)",
         turn_timeout="Seconds per turn before the bot plays for you (0: no timer; "
                      "default: the server's setting)",
+        pace="live (minutes per turn) or relaxed (hours); default: the server's setting",
+        turn_hours="Relaxed games: hours per turn, 1 to 168 (default: the server's setting)",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, pace=PACES)
     async def start(
         self,
         interaction: discord.Interaction,
@@ -111,6 +135,8 @@ class Lobby(commands.Cog):
         target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
         rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         turn_timeout: app_commands.Range[int, 0, MAX_TURN_TIMEOUT] | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, MAX_RELAXED_HOURS] | None = None,
     ) -> None:
         guild_id, channel_id = place(interaction)
         # Discord checks these against the command's schema; a forged payload is refused too
@@ -119,14 +145,25 @@ class Lobby(commands.Cog):
             require_whole("target", target, 1, MAX_TARGET)
         if rounds is not None:
             require_whole("rounds", rounds, 1, MAX_ROUNDS)
+        chosen = require_pace(pace)
         if turn_timeout is not None:
             require_turn_timeout(turn_timeout)  # refused before anything changes
+        if turn_hours is not None:
+            require_relaxed_hours(turn_hours)
+        if chosen is Pace.RELAXED and turn_timeout is not None:
+            raise BotError(N_("A relaxed game's turn is counted in hours, not seconds."))
+        if chosen is Pace.LIVE and turn_hours is not None:
+            raise BotError(N_("Hours per turn are only for relaxed games."))
+        if chosen is None and (turn_hours is not None or turn_timeout is not None):
+            chosen = Pace.RELAXED if turn_hours is not None else Pace.LIVE
+        seconds = turn_hours * HOUR if turn_hours is not None else turn_timeout
         require_bot_can_post(interaction)
         user = interaction.user
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
-            turn_timeout=turn_timeout, answer=(interaction.application_id, interaction.token),
+            turn_timeout=seconds, answer=(interaction.application_id, interaction.token),
+            pace=chosen,
         ))
         await self._show_lobby(interaction, session)
 
@@ -217,6 +254,7 @@ class Lobby(commands.Cog):
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
             dict(record.get("options", {})), user_locale(interaction),
             answer=(interaction.application_id, interaction.token),
+            pace=Pace(stored.get("pace") or Pace.LIVE.value),
         ))
         await self._show_lobby(interaction, session)
 

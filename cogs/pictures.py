@@ -13,7 +13,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from itertools import accumulate
@@ -140,7 +140,9 @@ def file_name(spec: Spec) -> str:
     return HAND_FILE.format(key=hashlib.blake2b(repr(spec).encode(), digest_size=6).hexdigest())
 
 
-RECENT = 256  # pictures kept on the event loop's side: a hit needs no trip to a thread
+RECENT = 1024  # pictures kept on the event loop's side: a hit needs no trip to a thread
+# (a few per game: each seat's hand as it waits and as it plays; 4-8 KB each, the same bytes
+# bot.pictures.compose's caches hold)
 _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 
@@ -156,20 +158,41 @@ async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
 
 
-async def rendered(spec: Spec) -> bytes:
-    """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
-    same picture while it is drawn share that one render (a turn's followed hand and its
-    My hand click do)."""
-    data = _recent.get(spec)
-    if data is not None:
-        _recent.move_to_end(spec)
-        return data
+def _drawing(spec: Spec) -> asyncio.Future[bytes]:
+    """The render of ``spec`` under way in a worker thread, started if it is not."""
     future = _rendering.get(spec)
     if future is None:
         future = asyncio.ensure_future(asyncio.to_thread(render, spec))
         _rendering[spec] = future
         future.add_done_callback(lambda done: _remember(spec, done))
-    return await asyncio.shield(future)
+    return future
+
+
+async def rendered(spec: Spec) -> bytes:
+    """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
+    same picture while it is drawn share that one render (a turn's followed hand and its
+    My hand click do, and so does :func:`predraw`'s start)."""
+    data = _recent.get(spec)
+    if data is not None:
+        _recent.move_to_end(spec)
+        return data
+    return await asyncio.shield(_drawing(spec))
+
+
+def predraw(views: Iterable[PlayerView]) -> int:
+    """Start drawing, in worker threads, the pictures of these hands that are neither
+    drawn lately nor being drawn; how many were started. Called as a move is decided,
+    before its answer goes out: the followed hand of the player whose turn comes, and the
+    My hands a new round makes its players open, then find their picture drawn (or
+    already under way) instead of starting its render and waiting for the thread's answer
+    to come back through a busy event loop. Nothing waits for these renders here."""
+    started = 0
+    for view in views:
+        spec = hand_spec(view)
+        if spec is not None and spec not in _recent and spec not in _rendering:
+            _drawing(spec)
+            started += 1
+    return started
 
 
 def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
@@ -178,6 +201,8 @@ def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
         _recent[spec] = done.result()
         while len(_recent) > RECENT:
             _recent.popitem(last=False)
+    elif not done.cancelled():
+        log.warning("a hand picture could not be drawn", exc_info=done.exception())
 
 
 def shown_picture(interaction: discord.Interaction) -> str | None:
@@ -208,8 +233,24 @@ def alt_text(text: str) -> str:
     return CUSTOM_EMOJI.sub(lambda face: plain.get(face[0], face[0]), text)
 
 
+class Upload(io.BytesIO):
+    """An uploaded file's bytes that never refer to themselves.
+
+    ``discord.File`` stubs its file's ``close`` while it is sent and, once sent, sets it
+    back to the file's own bound method: the file would then hold itself (a cycle that
+    only a full collection frees, for every picture uploaded, so the pictures' buffers
+    piled up between full collections and each of those walked them). Setting back the
+    file's own ``close`` drops the stub instead: the same method, and no cycle."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "close" and getattr(value, "__self__", None) is self:
+            self.__dict__.pop("close", None)
+        else:
+            super().__setattr__(name, value)
+
+
 def _file(data: bytes, name: str, alt: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name,
+    return discord.File(Upload(data), filename=name,
                         description=clip(alt_text(alt), ALT_TEXT) or None)
 
 

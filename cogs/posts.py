@@ -8,8 +8,11 @@ follow (its allowed mentions; bot/policies/timers.py decides whom when the post 
 cogs/notified.py renders them); a new round dealt while the previous round's post was under
 way gets a post of its own. A table found deleted is posted again under a nonce derived from
 the item's (Discord answers a deleted post's nonce with Unknown Message). A ping is never
-deleted: once its turn is over it is folded into a short line without the mention (no ghost
-notification).
+deleted while it mentions anyone: once its turn is over it is folded into a short line
+without the mention (no ghost notification). Answered pings leave one such line per round:
+the latest is folded into a line naming everyone pinged then played this round, and the
+round's earlier line (folded already, its mention long gone, its player having answered it)
+is deleted.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ import discord
 
 from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
 from bot.sessions.sessions import Change, Session, Status
+from bot.sessions.state import Pace
 from bot.words.i18n import Translator
 from cogs import threads
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
+from cogs.direct import DirectMessages, dm_body
 from cogs.discord_compat import edit_message
 from cogs.endings import final_standings, round_summary
 from cogs.liveness import channel_gone, lose_channel, note_payload
-from cogs.lobby import lobby_payload
+from cogs.lobby import lobby_payload, pace_text
 from cogs.notified import on_post, round_post_owed, told
 from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
 from cogs.render import Components, Payload, table_message
@@ -53,7 +58,9 @@ class Posts:
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self._pings: dict[str, int] = {}  # a ping's nonce -> its message (to fold it)
+        self._traces: dict[str, int] = {}  # a folded ping's nonce -> its message (to retire)
         self._frozen: dict[int, list[int]] = {}  # per channel: posts of rounds gone by
+        self.direct = DirectMessages(bot)  # cogs/direct.py
 
     # ---- what a change owes (bot.outbox composer: runs inside the commit) --------
     def compose(self, session: Session, changes: list[Change]) -> list[Owed]:
@@ -85,10 +92,15 @@ class Posts:
                         item.channel_id = session.parent_id or session.channel_id
                     if change.note[0] == "remind":  # folded into an edit once they act
                         item.body["ping"] = True
-                        session.timers.ping = {"seat": change.note[1]["seat"],
-                                               "key": session.timers.turn_key,
-                                               "nonce": item.nonce, "message": None}
+                        session.timers.ping = {
+                            "seat": change.note[1]["seat"], "key": session.timers.turn_key,
+                            "round": (session.game.state.round_no if session.game is not None
+                                      else None),
+                            "nonce": item.nonce, "message": None}
                     items.append(item)
+                if change.note[0] == "turn" and change.note[1].get("dm"):
+                    items.append(self._owe(session, EVENT, "dm", dm_body(tr, session,
+                                                                        change.note[1])))
             session.note_public(visible_to(change.events, None))
             opening = opening or (change.before is None and bool(change.events))
             if change.before is not None and any(
@@ -148,7 +160,8 @@ class Posts:
                 items += [threads.parent_standings(tr, session, body),  # and the thread is
                           threads.archive(session)]  # put away after its standings
             return items
-        if all(c.note is not None and c.note[0] == "remind" and not c.events for c in changes):
+        if all(c.note is not None and c.note[0] in ("remind", "nudge") and not c.events
+               for c in changes):
             return items  # a ping changes nothing on the table
         table = self._owe(session, STATE, "table", {
             "repost": repost, "replaces": session.table_message_id,
@@ -202,8 +215,10 @@ class Posts:
             if item.kind == EVENT and item.key in ("moved", "archive"):
                 return await threads.deliver_event(self.bot, item, payload_from_body(item.body))
             if item.kind == EVENT:
+                if item.key == "dm":  # (never raised: a DM cannot lose the game's channel)
+                    return await self.direct.deliver(item, session)
                 if item.key == "fold":
-                    return await self._fold(channel, item)
+                    return await self._fold(channel, item, session)
                 return await self._event(channel, item, session)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
@@ -250,7 +265,8 @@ class Posts:
                 ping["message"] = message.id  # saved with the next write
         return message.id
 
-    async def _fold(self, channel: discord.PartialMessageable, item: Owed) -> int | None:
+    async def _fold(self, channel: discord.PartialMessageable, item: Owed,
+                    session: Session | None) -> int | None:
         """The pinged player's turn is over: their ping becomes a short line without the
         mention (a ping is never deleted: Discord would leave a ghost notification)."""
         fold = item.body["fold"]
@@ -264,6 +280,19 @@ class Posts:
                 **payload_from_body(item.body).edit_kwargs())
         except discord.NotFound:
             log.info("the ping %s of channel %s is gone", message_id, item.channel_id)
+        trace = session.timers.trace if session is not None else None
+        if trace is not None and trace.get("nonce") == fold.get("nonce"):
+            trace["message"] = message_id  # saved with the next write
+        if fold.get("nonce"):
+            self._traces[fold["nonce"]] = message_id
+            while len(self._traces) > MAX_PINGS_KEPT:
+                del self._traces[next(iter(self._traces))]
+        retire = fold.get("retire")
+        if retire is not None:  # the round's earlier line: this one names its players too
+            old = retire.get("message") or self._traces.get(retire.get("nonce"))
+            self._traces.pop(retire.get("nonce"), None)
+            if old is not None and old != message_id:
+                await self._retire(channel, old)
         return message_id
 
     def _may_attach(self, channel_id: int) -> bool:
@@ -281,6 +310,8 @@ class Posts:
         users = [None if s.is_ai else s.user_id for s in session.seats]
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
+        if session.pace is Pace.RELAXED and payload.embed is not None:
+            payload.embed.set_footer(text=f"{payload.embed.footer.text} · {pace_text(tr, session)}")
         old = session.table_message_id
         nonce = item.nonce
         # posted only while the table is still the one the repost replaces: once that post
@@ -415,10 +446,22 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
     name = tr.name(session.seats[seat].name)
     acted = (game is not None and key is not None and len(game.history) > key
              and game.history[key][0] == seat and not state.defaulting)  # (the watchdog's)
-    text = tr("⏰ {name} was pinged, then played.", name=name) if acted else tr(
-        "⏰ {name} was pinged; that turn is over.", name=name)
+    fold: dict[str, Any] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    if not acted:
+        text = tr("⏰ {name} was pinged; that turn is over.", name=name)
+    else:  # one line per round of answered pings: this one, naming the round's earlier too
+        round_no, trace = ping.get("round"), state.trace
+        seats = [seat]
+        if trace is not None and round_no is not None and trace.get("round") == round_no:
+            seats = [s for s in trace["seats"] if s != seat] + [seat]
+            fold["retire"] = {"nonce": trace.get("nonce"), "message": trace.get("message")}
+        state.trace = {"round": round_no, "seats": seats, "nonce": fold["nonce"],
+                       "message": fold["message"]}
+        text = tr("⏰ {name} was pinged, then played.", name=name) if len(seats) == 1 else tr(
+            "⏰ Pinged this round, then played: {names}.",
+            names=tr.join([tr.name(session.seats[s].name) for s in seats]))
     body = payload_body(Payload(content=text))
-    body["fold"] = {"nonce": ping.get("nonce"), "message": ping.get("message")}
+    body["fold"] = fold
     return body
 
 

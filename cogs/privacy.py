@@ -58,6 +58,10 @@ def privacy_embed(tr: Translator, contact: str | None, grace_days: float,
            "about you. {cmd_forget-me} deletes it: your id and names leave every table, your "
            "results and ratings go, the games you played stay for the others under a "
            "neutral name, and an AI takes your seat in a running game."),
+        tr("**Direct messages:** only if you turn them on ({cmd_notify}), lama sends you one "
+           "when your turn comes in a relaxed game. It keeps that choice (and, if Discord "
+           "refused a message to you, that it did) until you turn them off or ask it to "
+           "forget you; turned off, nothing is kept."),
         tr("Messages already posted in Discord are out of lama's reach: delete your own "
            "messages in Discord."),
         "**" + tr("Contact:") + "** " + (discord.utils.escape_markdown(contact) if contact else tr(
@@ -144,6 +148,7 @@ class Privacy(commands.Cog):
         left = await forget_in_sessions(self.bot.sessions, user_id)
         done = await self.bot.store.forget_user(
             user_id, [(x.session.guild_id, x.session.channel_id) for x in left])
+        self.bot.sessions.dm_prefs.forget(user_id)  # (the store's row went with the rest)
         log.info("forgot a member at their request: %s", done.summary())
         await interaction.response.edit_message(content=tr(
             "Done: lama has forgotten you. Messages already posted in Discord stay: delete "

@@ -17,12 +17,13 @@ from discord.ext import commands
 from bot.policies.takeover import take_back
 from bot.sessions.errors import ForgedClick, GameGone, StaleButton
 from bot.sessions.sessions import Session
+from bot.sessions.state import Pace
 from cogs.cards import event_text
 from cogs.common import place
 from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
 from cogs.hands import LiveHands
 from cogs.legend import Explained
-from cogs.pictures import add_hand_picture
+from cogs.pictures import add_hand_picture, images_on, predraw
 from cogs.posts import Posts
 from cogs.render import Payload
 from cogs.replies import user_tr
@@ -96,16 +97,24 @@ class Table(commands.Cog):
             raise ForgedClick()
 
     async def on_hand_button(self, interaction: discord.Interaction, game: str) -> None:
-        await self._show_hand(interaction, self.drawn_for(interaction, game))
+        """My hand. In a relaxed game it also takes back a seat an AI plays (after missed
+        turns: bot/policies/relaxed.py); a live game's player uses ``/lama hand`` for that."""
+        session = self.drawn_for(interaction, game)
+        back = session.pace is Pace.RELAXED and await take_back(session, interaction.user.id)
+        note = user_tr(interaction)("You are back in control of your seat.") if back else None
+        await self._show_hand(interaction, session, note)
+        if back:
+            await self.bot.sessions.publish(session)
 
     async def _show_hand(
         self, interaction: discord.Interaction, session: Session, note: str | None = None
     ) -> None:
+        clicked = self.bot.sessions.clock.now()  # (the token's life starts with the click)
         seat = session.require_seat(interaction.user.id)
         payload, view = self.render_hand(interaction, session, seat, note)
         payload = await self.pictured(interaction, session, seat, payload)
         await interaction.response.send_message(ephemeral=True, **payload.kwargs())
-        self.opened(interaction, session, seat, view)
+        self.opened(interaction, session, seat, view, clicked)
 
     async def on_action(
         self, interaction: discord.Interaction, game: str, version: int, action: str
@@ -114,6 +123,7 @@ class Table(commands.Cog):
 
         The action is saved before the answer; a slow save defers the answer (cogs.timely).
         """
+        clicked = self.bot.sessions.clock.now()
         self.from_hand(interaction)
         session = self.drawn_for(interaction, game)
         tr = user_tr(interaction)
@@ -126,9 +136,10 @@ class Table(commands.Cog):
                 payload, view = self.render_hand(interaction, session, seat, note)
                 payload = await self.pictured(interaction, session, seat, payload)
                 if await update_message(interaction, **payload.edit_kwargs()):
-                    self.opened(interaction, session, seat, view)
+                    self.opened(interaction, session, seat, view, clicked)
             return
         seat = session.require_seat(interaction.user.id)
+        self.predraw(session, interaction, seat)
         names = [s.name for s in session.seats]
         private = [e for e in events if e.private_to == seat]
         if action == "roll" and session.view(seat).phase is not Phase.RESOLVE:
@@ -139,7 +150,7 @@ class Table(commands.Cog):
             payload, view = self.render_hand(interaction, session, seat, note)
             payload = await self.pictured(interaction, session, seat, payload, waiting_too=False)
             if await update_message(interaction, **payload.edit_kwargs()):
-                self.opened(interaction, session, seat, view)
+                self.opened(interaction, session, seat, view, clicked)
             else:  # its token is spent: this hand is not followed any more
                 self.hands.drop(session.channel_id, interaction.user.id)
                 self.bot.sessions.timers.arm(session)
@@ -149,6 +160,7 @@ class Table(commands.Cog):
         self, interaction: discord.Interaction, game: str, version: int, op: str
     ) -> None:
         """Quit asks first, in the same ephemeral; Back (or a stale ask) shows the hand."""
+        clicked = self.bot.sessions.clock.now()
         self.from_hand(interaction)
         session = self.drawn_for(interaction, game)
         seat = session.require_seat(interaction.user.id)
@@ -161,7 +173,7 @@ class Table(commands.Cog):
         async with self.answering(interaction.user.id):  # the same picture: kept, not redrawn
             payload = await self.pictured(interaction, session, seat, payload)
             if await update_message(interaction, **payload.edit_kwargs()):
-                self.opened(interaction, session, seat, view)
+                self.opened(interaction, session, seat, view, clicked)
 
     def render_hand(
         self, interaction: discord.Interaction, session: Session, seat: int, note: str | None = None
@@ -169,15 +181,16 @@ class Table(commands.Cog):
         """A player's hand in their language, and the view it shows; the symbols it shows
         for the first time in this game are explained (cogs/legend.py)."""
         view = session.view(seat)
-        legend = self.explained.new(session.game_id, interaction.user.id, symbols_shown(view))
+        legend = self.explained.new(session.channel_id, session.game_id, interaction.user.id,
+                                     symbols_shown(view))
         return hand_message(user_tr(interaction), view, session.short_id, session.version,
                             note, legend), view
 
     def opened(self, interaction: discord.Interaction, session: Session, seat: int,
-               view: PlayerView) -> None:
+               view: PlayerView, clicked: float | None = None) -> None:
         """``interaction`` answered with the player's hand: it follows the game from now on,
         so their ping waits (bot/policies/timers.py)."""
-        self.hands.answered(interaction, session, seat, view)
+        self.hands.answered(interaction, session, seat, view, clicked)
         self.bot.sessions.timers.arm(session)
 
     def hand_until(self, session: Session, seat: int) -> float | None:
@@ -189,6 +202,7 @@ class Table(commands.Cog):
         """After a published change: open hands show what changed for their owners (one that
         could not be edited is dropped, and its owner's ping comes at once)."""
         if session.game is not None and not self.bot.is_closed():  # (closing: no more edits)
+            self.predraw(session)
             await self.hands.follow(session, self.followed_hand)
             self.bot.sessions.timers.arm(session)
 
@@ -198,6 +212,19 @@ class Table(commands.Cog):
         payload, _ = self.render_hand(interaction, session, seat)
         async with self.answering(interaction.user.id):
             return await self.pictured(interaction, session, seat, payload)
+
+    def predraw(self, session: Session, interaction: discord.Interaction | None = None,
+                mover: int | None = None) -> None:
+        """The pictures a change will show, started in worker threads as soon as it is
+        decided (cogs.pictures.predraw), where the server shows pictures and the bot may
+        attach files: the hand answers and edits that follow find them drawn instead of
+        each waiting for its own render's trip through the event loop."""
+        live, views = self.hands.to_draw(session, mover)
+        interaction = interaction or live
+        if (views and interaction is not None
+                and images_on(self.bot.sessions.guild_settings, session.guild_id)
+                and interaction.app_permissions.attach_files):
+            predraw(views)
 
     def answering(self, user_id: int) -> asyncio.Lock:
         """One player's hand answers leave in the order their clicks were decided: the

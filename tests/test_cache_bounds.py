@@ -22,7 +22,7 @@ import cogs
 import game
 from bot.common.clock import ManualClock
 from bot.words import i18n
-from cogs import hands, pictures, render
+from cogs import hands, legend, pictures, render
 from game import Event, EventKind, events
 from game.ai import heuristic, playout
 from game.cards import Card
@@ -37,7 +37,8 @@ CONSTANT = {
     "bot.words.i18n.DIGITS",
     "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ladder.ratings.AI_KEYS",
     "bot.sandbox.page.STATIC", "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",
-    "cogs.admin.VARIANTS", "cogs.admin.IMAGE_CHOICES", "cogs.card_emojis.SIGNS",
+    "cogs.admin.VARIANTS", "cogs.admin.IMAGE_CHOICES", "cogs.admin.PACES", "cogs.lobby.PACES",
+    "cogs.relaxed.ON_OFF", "cogs.card_emojis.SIGNS",
     "cogs.cards.VALUE_EMOJI", "cogs.cards.SYMBOL_EMOJI", "cogs.cards.GAVE", "cogs.cards.STAGED",
     "cogs.cards.THREE_LLAMAS", "cogs.cards.RETURNED", "cogs.endings.VALUE_EMOJI",
     "cogs.endings.RETURNED_LINE", "cogs.endings.RETURNED_TOKEN_LINE",
@@ -271,3 +272,23 @@ def test_shared_events_empty_when_full() -> None:
         events.shared(EventKind.PLAYED, seat=n)
     assert len(events._SHARED) <= events.SHARED_KEPT
     events._SHARED.clear()
+
+
+def test_legend_keeps_one_game_per_channel_and_player() -> None:
+    """A channel's next game replaces what the last one explained: games played one after
+    another in one channel hold one entry per player, not one per game."""
+    shown = legend.Explained()
+    for game_no in range(50):
+        for user in (1, 2, 3):
+            assert shown.new(7, f"g{game_no}", user, ["star", "chips"]) == ["star", "chips"]
+            assert shown.new(7, f"g{game_no}", user, ["star", "hat"]) == ["hat"]
+    assert len(shown) == 3
+
+
+def test_legend_keeps_the_newest_pairs() -> None:
+    shown = legend.Explained(kept=100)
+    for channel in range(150):
+        shown.new(channel, "g", 1, ["star"])
+    assert len(shown) == 100
+    assert shown.new(149, "g", 1, ["star"]) == []  # the newest is still known
+    assert shown.new(0, "g", 1, ["star"]) == ["star"]  # the oldest was forgotten

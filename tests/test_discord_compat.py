@@ -32,6 +32,10 @@ def test_the_interaction_internals_are_there() -> None:
         "Interaction's _state/_session")
     assert "_response_type" in discord.InteractionResponse.__slots__, changed(
         "InteractionResponse._response_type")
+    assert "_cs_response" in discord.Interaction.__slots__, changed(
+        "Interaction._cs_response (the slot caching its response)")
+    assert "_parent" in discord.InteractionResponse.__slots__, changed(
+        "InteractionResponse._parent")
     assert InteractionResponseType.message_update.value == 7, changed(
         "InteractionResponseType.message_update")
 

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import ctypes
+import ctypes.util
 import gc
 import json
 import os
 import signal
 import sys
+import tempfile
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +38,52 @@ def rss_kb() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def native_heap() -> dict[str, int]:
+    """KB by who holds it: the process's kinds of resident pages (/proc), glibc's heaps
+    (every arena: in use, free inside them, mmapped blocks), CPython's small-object arenas,
+    SQLite's own allocations (each connection's page cache among them)."""
+    figures: dict[str, int] = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(("RssAnon:", "RssFile:", "RssShmem:")):
+            figures[line.split(":")[0]] = int(line.split()[1])
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        figures.update(malloc_used=info.uordblks // 1024, malloc_free=info.fordblks // 1024,
+                       malloc_mmapped=info.hblkhd // 1024, malloc_heaps=info.arena // 1024)
+    with contextlib.suppress(OSError, AttributeError):
+        sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        figures["sqlite"] = sqlite.sqlite3_memory_used() // 1024
+    with tempfile.TemporaryFile("w+") as out:  # _debugmallocstats writes to fd 2 (C stderr)
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(out.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        for line in out.read().splitlines():
+            if line.startswith("# arenas allocated current"):
+                figures["pymalloc_arenas"] = int(line.split("=")[1].replace(",", ""))
+            elif line.startswith("# bytes in allocated blocks"):
+                figures["pymalloc_used"] = int(line.split("=")[1].replace(",", "")) // 1024
+            elif line.startswith("Total ") and "pymalloc_total" not in figures:
+                figures["pymalloc_total"] = int(line.split("=")[1].replace(",", "")) // 1024
+    if tracemalloc.is_tracing():
+        figures["traced"] = tracemalloc.get_traced_memory()[0] // 1024
+    return figures
 
 
 def module_containers() -> list[tuple[str, int]]:
@@ -51,6 +101,26 @@ def module_containers() -> list[tuple[str, int]]:
                 if isinstance(size, int):
                     found[f"{name}.{attr}()"] = size
     return sorted(found.items(), key=lambda kv: -kv[1])
+
+
+def holders(garbage: list[Any], samples: int = 5) -> dict[str, list[str]]:
+    """For the most common kinds of garbage: what else in the garbage refers to a few of
+    them (by type), to find the cycles that keep it for a full collection."""
+    inside = {id(o) for o in garbage}
+    kinds = collections.Counter(type(o).__qualname__ for o in garbage)
+    found: dict[str, list[str]] = {}
+    for kind in ["Interaction", "InteractionResponse", "Message", "Task", "Future"] + [
+            k for k, _ in kinds.most_common(6)]:
+        if kind in found or kind not in kinds:
+            continue
+        sample = [o for o in garbage if type(o).__qualname__ == kind][:samples]
+        refs: collections.Counter[str] = collections.Counter()
+        for obj in sample:
+            for ref in gc.get_referrers(obj):
+                if id(ref) in inside:
+                    refs[type(ref).__qualname__] += 1
+        found[kind] = [f"{k} {n}" for k, n in refs.most_common(6)]
+    return found
 
 
 class Probe:
@@ -78,11 +148,13 @@ class Probe:
             figures["unreachable"] = gc.collect()
             figures["garbage_types"] = collections.Counter(
                 type(o).__qualname__ for o in gc.garbage).most_common(12)
+            figures["garbage_holders"] = holders(gc.garbage)
         finally:
             gc.set_debug(0)
             gc.garbage.clear()
         gc.collect()
         figures["blocks_after_collect"] = sys.getallocatedblocks()
+        figures["native"] = native_heap()
         if tracemalloc.is_tracing():
             snapshot = tracemalloc.take_snapshot().filter_traces(
                 [tracemalloc.Filter(False, tracemalloc.__file__)])

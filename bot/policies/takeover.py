@@ -78,23 +78,26 @@ async def apply_default(
                 _hand_over(session, seat)
                 _touch_table(session)
             session.pending.append(Change([], note=("timed_out", {
-                "seat": seat, "events": events, "handed_over": session.seats[seat].away})))
+                "seat": seat, "events": events, "handed_over": session.seats[seat].away,
+                "after": hand_over_after})))
             await session._changed()
         return events, session.seats[seat].away
 
 
 async def mark_reminded(session: Session, seat: int | None = None,
-                        seconds_left: int | None = None, *, ping: bool = False) -> bool:
+                        seconds_left: int | None = None, *, ping: bool = False,
+                        kind: str = "remind") -> bool:
     """Note that this turn's ping went out (it is not sent twice, even after a restart);
     with ``ping``, commit the ping for ``seat`` with it (``seconds_left``: None without a
-    turn timer)."""
+    turn timer; ``kind``: ``remind``, a live game's ping, or ``nudge``, a relaxed game's
+    reminder, bot/policies/relaxed.py)."""
     async with session.lock:
         if not _alive(session):
             return False
         session.timers.reminded = True
         if seat is not None and ping:
-            session.pending.append(Change([], note=("remind", {"seat": seat,
-                                                              "seconds": seconds_left})))
+            session.pending.append(Change([], note=(kind, {"seat": seat,
+                                                          "seconds": seconds_left})))
         await session.save()
         return session.timers.turn_seat is not None
 

@@ -29,6 +29,9 @@ and frames in a cycle for the collector, about 1,900 a minute under load):
   that timed out ``HAND_OVER_AFTER`` turns in a row is handed to an AI;
 - idle: a game without a human action for ``IDLE_TTL`` is abandoned.
 
+A relaxed game (hours per turn) has its own notes, reminder, hand-over count and idle time:
+bot/policies/relaxed.py.
+
 The Discord side (messages) is the :class:`Announcer`, set by the liveness cog.
 """
 
@@ -41,7 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from bot.common.clock import Clock
-from bot.policies import takeover
+from bot.policies import relaxed, takeover
 from bot.sessions.sessions import Session, Sessions, Status
 
 # the turn timer's data and checks live with the session's data; re-exported here
@@ -139,12 +142,17 @@ class Watchdog:
             elif (seat, len(history)) != (state.turn_seat, state.turn_key):
                 state.turn_seat, state.turn_key = seat, len(history)
                 state.turn_started, state.reminded = now, False
+            if relaxed.relaxed(session):
+                relaxed.tell_turn(session)  # one mention per turn, at its start
         self.arm(session)
 
     def unfollowed(self, session: Session) -> list[int]:
         """The human seats whose hand does not follow the game now (never opened, another
         game's, or its token too old): a new table post notifies them. Without the table
-        cog (no ``hand_until``) nobody is known to follow."""
+        cog (no ``hand_until``) nobody is known to follow. A relaxed game's table notifies
+        nobody: each turn has its own mention (bot/policies/relaxed.py)."""
+        if relaxed.relaxed(session):
+            return []
         now = self.clock.now()
         seats = []
         for index, seat in enumerate(session.seats):
@@ -161,6 +169,14 @@ class Watchdog:
         due: list[tuple[float, str]] = []
         if session.status is Status.LOBBY and state.opened_at is not None:
             due.append((state.opened_at + LOBBY_TTL, "lobby"))
+        elif session.status is Status.PLAYING and relaxed.relaxed(session):
+            if state.last_human_at is not None:
+                due.append((state.last_human_at + relaxed.IDLE_TTL, "idle"))
+            if state.deadline is not None:
+                due.append((state.deadline, "turn"))
+            remind = relaxed.remind_at(state)
+            if remind is not None:
+                due.append((remind, "remind"))
         elif session.status is Status.PLAYING:
             if state.last_human_at is not None:
                 due.append((state.last_human_at + IDLE_TTL, "idle"))
@@ -239,6 +255,9 @@ class Watchdog:
             current = self._watches.get(session.channel_id)
             if current is not None and current.task is asyncio.current_task():
                 del self._watches[session.channel_id]
+            # a cancelled task keeps its CancelledError, whose traceback keeps this frame:
+            # its locals must not lead back to the task (a cycle only a full collection frees)
+            watch = current = None
 
     async def _fire(self, session: Session, kind: str) -> None:
         now, announcer = self.clock.now(), self.announcer
@@ -247,10 +266,11 @@ class Watchdog:
                 await announcer.lobby_expired(session)
         elif kind == "idle":
             last = session.timers.last_human_at
-            if last is not None and now >= last + IDLE_TTL and await takeover.abandon(
+            ttl = relaxed.IDLE_TTL if relaxed.relaxed(session) else IDLE_TTL
+            if last is not None and now >= last + ttl and await takeover.abandon(
                     session, END_IDLE, ("idle", {})):
                 log.info("channel %s: no human action for %ss; abandoned",
-                         session.channel_id, IDLE_TTL)
+                         session.channel_id, ttl)
                 if announcer is not None:
                     await announcer.abandoned_idle(session)
         elif kind == "remind":
@@ -258,7 +278,9 @@ class Watchdog:
             late = deadline is not None and now >= deadline  # e.g. after a restart
             seconds = None if deadline is None else round(deadline - now)
             ping = not late and seat is not None
-            reminded = await takeover.mark_reminded(session, seat, seconds, ping=ping)
+            reminded = await takeover.mark_reminded(
+                session, seat, seconds, ping=ping,
+                kind="nudge" if relaxed.relaxed(session) else "remind")
             if reminded and ping and seat is not None and announcer is not None:
                 await announcer.remind(session, seat, seconds)
         elif kind == "turn":
@@ -269,7 +291,8 @@ class Watchdog:
         seat, key = state.turn_seat, state.turn_key
         if seat is None or key is None:
             return
-        outcome = await takeover.apply_default(session, seat, key, HAND_OVER_AFTER)
+        after = relaxed.HAND_OVER_AFTER if relaxed.relaxed(session) else HAND_OVER_AFTER
+        outcome = await takeover.apply_default(session, seat, key, after)
         if outcome is None:
             return
         events, handed_over = outcome

@@ -61,9 +61,11 @@ def _walk(components: Iterable[Any]) -> Iterable[Any]:
 class Clicks:
     """The ``on_interaction`` listener for our items (see the module docstring)."""
 
-    def __init__(self, items: Sequence[type[Clickable]], refuse: Refuse | None) -> None:
+    def __init__(self, items: Sequence[type[Clickable]], refuse: Refuse | None,
+                 answered: Callable[[discord.Interaction], None] | None = None) -> None:
         self.routes = tuple((item.pattern, item.clicked) for item in items)
         self.refuse = refuse
+        self.answered = answered  # once a click is answered (bot/process/client.py's Wiring)
         self.running: set[asyncio.Task[Any]] = set()  # answers under way (shutdown waits)
 
     def route(self, custom_id: str) -> tuple[Callable[..., Awaitable[None]], re.Match[str]] | None:
@@ -102,5 +104,7 @@ class Clicks:
         except Exception:
             log.exception("click on %s failed", custom_id)
         finally:
+            if self.answered is not None:
+                self.answered(interaction)
             if task is not None:
                 self.running.discard(task)

@@ -59,12 +59,14 @@ def intents() -> discord.Intents:
 @dataclass(frozen=True)
 class Wiring:
     """What the layer above adds to the bot: discord.py extensions (loaded in order), the
-    item classes that answer clicks (bot/process/clicks.py), and the answer to a command that failed
-    (also a forged click's refusal)."""
+    item classes that answer clicks (bot/process/clicks.py), the answer to a command that failed
+    (also a forged click's refusal), and what to do with an interaction once answered (let go
+    of it: cogs/discord_compat.py)."""
 
     names: Sequence[str] = ()
     dynamic_items: Sequence[type[Clickable]] = ()
     on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
+    answered: Callable[[discord.Interaction], None] | None = None
 
 
 class LamaBot(commands.AutoShardedBot):
@@ -96,7 +98,10 @@ class LamaBot(commands.AutoShardedBot):
                                       ping_part=settings.lama_ping_after)
         self.wiring = wiring or Wiring()
         follow_games(lambda channel: getattr(self.sessions.get(channel), "game_id", None))
-        self.clicks = Clicks(self.wiring.dynamic_items, self.wiring.on_error)
+        self.clicks = Clicks(self.wiring.dynamic_items, self.wiring.on_error,
+                             self.wiring.answered)
+        if self.wiring.answered is not None:  # (a failed command: its refusal, below)
+            self.add_listener(self._command_answered, "on_app_command_completion")
         # clicks come through the public 'interaction' event; the items are not given to
         # discord.py (add_dynamic_items), so it does nothing else with them
         self.add_listener(self.clicks.answer, "on_interaction")
@@ -118,17 +123,33 @@ class LamaBot(commands.AutoShardedBot):
         self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
         await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING,
                                                THREADS_SETTING)
+        await self.sessions.dm_prefs.load()  # who opted in to DMs (bot/sessions/user_prefs.py)
         for extension in wiring.names:
             await self.load_extension(extension)
         self.tree.add_command(self.lama)
         if wiring.on_error is not None:
-            self.tree.error(wiring.on_error)
+            self.tree.error(self._command_refused)
         await install_command_translations(self.tree)
         await self.resume_sessions()
         if self.settings.lama_sync_commands:
             await self.sync_commands()
         else:
             log.info("not syncing commands (another process of the cluster does)")
+
+    async def _command_answered(self, interaction: discord.Interaction, _command: object
+                                ) -> None:
+        if self.wiring.answered is not None:
+            self.wiring.answered(interaction)
+
+    async def _command_refused(self, interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+        """The layer above's refusal of a failed command; then the interaction is let go of."""
+        try:
+            if self.wiring.on_error is not None:
+                await self.wiring.on_error(interaction, error)
+        finally:
+            if self.wiring.answered is not None:
+                self.wiring.answered(interaction)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Pace IDENTIFYs by Discord's ``max_concurrency`` rather than a flat 5 s per shard."""

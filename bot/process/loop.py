@@ -18,19 +18,39 @@ other, so only a full collection frees them once they reached the oldest generat
 times rarer, that garbage piled up for hundreds of games between collections (a full one
 found 124,570 unreachable objects after 100 games, more than the games held alive) and the
 process grew by about 5 MB per 100 games for 900 games (``benchmarks/memory.py``); each such
+<<<<<<< HEAD
+collection also walked all of that garbage at once. Since then the cycle itself is broken once
+an interaction is answered (cogs/discord_compat.py's ``let_go``): a full collection after 50
+games finds nothing left to free (``benchmarks/memory.py --detail``); the pace is kept for
+whatever cycles remain (a refused command's exception and its traceback).
+``benchmarks/bot_load.py --trace`` prints the collections.
+=======
 collection also walked all of that garbage at once. ``benchmarks/bot_load.py --trace``
 prints the collections.
+
+glibc gives each thread that allocates its own malloc arena (up to eight per core), and
+memory freed in one arena serves only that arena: the worker threads drawing pictures,
+the store's thread and discord.py's each kept their own pages. ``python -m bot`` asks for
+:data:`MALLOC_ARENAS` arenas in all before its first thread starts (``mallopt``, the
+``MALLOC_ARENA_MAX`` setting): in four runs of ``benchmarks/bot_load.py`` with pictures on
+(60 games), 244 and 292 KB per game against 364 and 330 KB (docs/performance.md).
+>>>>>>> perf
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import logging
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from game.heap import settle_heap
 
-__all__ = ["FULL_COLLECTION_EVERY", "freeze_startup_heap", "run_loop"]
+__all__ = ["FULL_COLLECTION_EVERY", "MALLOC_ARENAS", "freeze_startup_heap", "limit_arenas",
+           "run_loop"]
+log = logging.getLogger(__name__)
 FULL_COLLECTION_EVERY = 10
 """Second-generation collections per full one in ``python -m bot`` (CPython's own)."""
 
@@ -40,11 +60,35 @@ def freeze_startup_heap() -> int:
     how many objects are frozen."""
     return settle_heap(FULL_COLLECTION_EVERY)
 
+
+MALLOC_ARENAS = 2
+"""glibc malloc arenas for the whole process (its default: eight per core)."""
+M_ARENA_MAX = -8  # glibc's malloc.h
+
+
+def limit_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """At most ``arenas`` malloc arenas from now on (glibc only; elsewhere nothing changes);
+    whether it was set. Threads started before keep the arena they have."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        mallopt = ctypes.CDLL(name).mallopt
+    except (OSError, AttributeError):  # not glibc (musl, macOS)
+        return False
+    done = bool(mallopt(M_ARENA_MAX, arenas))
+    if not done:
+        log.info("malloc arenas left as they are")
+    return done
+
+
 T = TypeVar("T")
 
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)``, on uvloop's loop where available (Ctrl-C works the same)."""
+    """``asyncio.run(main)``, on uvloop's loop where available (Ctrl-C works the same), the
+    malloc arenas limited first (:func:`limit_arenas`)."""
+    limit_arenas()
     try:
         import uvloop
     except ImportError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from bot.sessions.state import Pace
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,9 @@ class GuildSettings:
 
 
 def plays_in_thread(options: Mapping[str, object], settings: GuildSettings,
-                    guild_id: int | None) -> bool:
-    """Whether a game with these ``options`` moves to a thread of its own when it starts.
-
-    The one place that decides it: today the server's ``threads`` setting (off by default);
-    a slow-paced game (a ``pace`` option, when there is one) will always answer True here."""
-    return settings.get(guild_id, THREADS_SETTING) == "on"
+                    guild_id: int | None, pace: Pace | None = None) -> bool:
+    """Whether a game with these ``options`` and ``pace`` moves to a thread of its own when
+    it starts. The one place that decides it: a relaxed game always does (it lasts days: its
+    channel must not wait for it); a live one when the server's ``threads`` setting is on
+    (off by default)."""
+    return pace is Pace.RELAXED or settings.get(guild_id, THREADS_SETTING) == "on"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from bot.sessions.errors import SaveFailed
 from bot.sessions.outbox import Outbox, Write
-from bot.sessions.state import Change, Seat, Status, TimerState
+from bot.sessions.state import Change, Pace, Seat, Status, TimerState
 from bot.store.sqlite import Store
 from game import Action, Event, EventKind, Game, from_dict, to_dict, visible_to
 
@@ -62,6 +62,7 @@ class Persistence:
         pending: list[Change]
         recent: list[Event]
         timers: TimerState
+        pace: Pace
 
         def _make_players(self) -> None: ...
 
@@ -154,6 +155,7 @@ class Persistence:
             ],
             "started_at": self.started_at,
             **({"parent_id": self.parent_id} if self.parent_id is not None else {}),
+            "pace": self.pace.value,
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -197,6 +199,7 @@ class Persistence:
             table_message_id=data.get("table_message_id"),
             timers=TimerState.from_dict(data.get("timers")),
             parent_id=data.get("parent_id"),  # (a game in a thread: the channel it left)
+            pace=Pace(data.get("pace", Pace.LIVE.value)),
         )
         if data.get("record") is not None:
             record = from_dict(data["record"])

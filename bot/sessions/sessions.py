@@ -37,13 +37,18 @@ from bot.sessions.outbox import Outbox, Write
 from bot.sessions.persistence import Persistence
 from bot.sessions.seating import MAX_SEATS, Seating
 from bot.sessions.state import (
+    MAX_RELAXED_TIMEOUT,
+    MIN_RELAXED_TIMEOUT,
     Change,
+    Pace,
     Seat,
     Status,
     TimerState,
     require_turn_timeout,
+    server_pace,
     server_turn_timeout,
 )
+from bot.sessions.user_prefs import DmPrefs
 from bot.store.sqlite import SeatResult, Store
 from bot.words.i18n import N_
 from game import Action, Event, EventKind, Game, Phase, PlayerView, player_view, rng
@@ -89,6 +94,7 @@ class Session(Seating, Persistence):
     moving_from: int | None = None  # the channel it is leaving (until that change is saved)
     no_thread: bool = False  # it should have moved to a thread, the bot may not make one
     timers: TimerState = field(default_factory=TimerState)  # bot/sessions/state.py; saved
+    pace: Pace = Pace.LIVE  # live or relaxed (bot/policies/relaxed.py); saved with the game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ---- questions -------------------------------------------------------
@@ -324,6 +330,7 @@ class Sessions:
     ) -> None:
         self.store = store
         self.guild_settings = GuildSettings(store)  # bot/sessions/guild_settings.py
+        self.dm_prefs = DmPrefs(store)  # bot/sessions/user_prefs.py
         self.seed = seed
         self._by_channel: dict[int, Session] = {}
         self.ai: AiTurns = Unattended()
@@ -363,6 +370,7 @@ class Sessions:
         seats: list[Seat] | None = None,
         turn_timeout: int | None = None,
         answer: tuple[int, str] | None = None,
+        pace: Pace | None = None,
     ) -> Session:
         """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch).
 
@@ -370,6 +378,8 @@ class Sessions:
         outbox after a late answer or a restart), the channel never holds an unseen lobby.
         ``answer`` (the interaction's application id and token) is kept with the owed item,
         so a restarted process finds an answer that was made before the crash.
+        ``pace`` (None: the server's default) with ``turn_timeout`` in seconds (None: the
+        server's setting for that pace).
 
         The channel is taken before anything is awaited (no await between the check and the
         registration): of any number of opens at once, exactly one gets the channel, the
@@ -388,9 +398,18 @@ class Sessions:
         self._by_channel[channel_id] = session  # taken: a concurrent open is refused above
         try:
             async with session.lock:
-                if turn_timeout is None:
-                    turn_timeout = await server_turn_timeout(self.store, guild_id)
-                session.timers.turn_timeout = require_turn_timeout(turn_timeout)
+                default_pace, relaxed_timeout = await server_pace(self.store, guild_id)
+                session.pace = pace or default_pace
+                if session.pace is Pace.RELAXED:
+                    turn_timeout = turn_timeout or relaxed_timeout
+                    if not MIN_RELAXED_TIMEOUT <= turn_timeout <= MAX_RELAXED_TIMEOUT:
+                        raise BotError(N_("A relaxed turn lasts {low} to {high} hours."),
+                                       low=1, high=MAX_RELAXED_TIMEOUT // 3600)
+                    session.timers.turn_timeout = turn_timeout
+                else:
+                    if turn_timeout is None:
+                        turn_timeout = await server_turn_timeout(self.store, guild_id)
+                    session.timers.turn_timeout = require_turn_timeout(turn_timeout)
                 self.timers.observe(session)  # the lobby's expiry
                 await session.store_new()
         except BaseException:

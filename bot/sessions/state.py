@@ -19,6 +19,15 @@ from bot.words.i18n import N_
 from game import Event, PlayerView
 
 
+class Pace(Enum):
+    """How long a turn lasts: ``live`` (seconds to an hour, everyone at the table) or
+    ``relaxed`` (hours to days: a mention at each turn, a reminder, an opt-in DM;
+    bot/policies/relaxed.py). A value of the game's options, stored with the game."""
+
+    LIVE = "live"
+    RELAXED = "relaxed"
+
+
 class Status(Enum):
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -56,6 +65,40 @@ NOTIFIED_PING_DELAY = 10.0  # seconds a player the round's post told, hand not o
 MIN_TURN_TIMEOUT = 30
 MAX_TURN_TIMEOUT = 3600
 TURN_TIMEOUT_SETTING = "turn_timeout"
+HOUR = 3600
+DEFAULT_RELAXED_TIMEOUT = 24 * HOUR
+MIN_RELAXED_TIMEOUT = HOUR
+MAX_RELAXED_TIMEOUT = 7 * 24 * HOUR
+MAX_RELAXED_HOURS = MAX_RELAXED_TIMEOUT // HOUR
+PACE_SETTING = "pace"  # the server's default pace for new games: live | relaxed
+RELAXED_HOURS_SETTING = "relaxed_hours"  # the server's relaxed turn, in hours
+
+
+def require_relaxed_hours(hours: int) -> int:
+    """A relaxed turn's length in hours, 1 to 168 (7 days), else a clear refusal."""
+    if type(hours) is not int or not 1 <= hours <= MAX_RELAXED_HOURS:
+        raise BotError(N_("A relaxed turn lasts {low} to {high} hours."),
+                       low=1, high=MAX_RELAXED_HOURS)
+    return hours
+
+
+def parse_pace(value: str | None) -> Pace | None:
+    """The pace named ``value`` (a stored setting, an option), None if it names none."""
+    try:
+        return Pace(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+async def server_pace(store: SettingStore, guild_id: int) -> tuple[Pace, int]:
+    """The server's default pace for new games and its relaxed turn in seconds."""
+    pace = parse_pace(await store.guild_setting(guild_id, PACE_SETTING)) or Pace.LIVE
+    hours = await store.guild_setting(guild_id, RELAXED_HOURS_SETTING)
+    try:
+        seconds = require_relaxed_hours(int(hours)) * HOUR if hours is not None else None
+    except (ValueError, BotError):
+        seconds = None
+    return pace, seconds or DEFAULT_RELAXED_TIMEOUT
 
 
 def valid_turn_timeout(seconds: int) -> bool:
@@ -103,10 +146,13 @@ class TimerState:
     reminded: bool = False
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
-    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, nonce, message
+    ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, round, nonce, message
+    trace: dict[str, Any] | None = None  # the round's one line of answered pings: round,
+    # seats, and the ping (nonce, message) it was folded into (cogs/posts.py)
     table_posted: float | None = None  # when the table message was posted (edits age out)
     notified: dict[str, Any] | None = None  # the round's table post mentions: round, seats,
     # posted (bot/policies/timers.py decides them when the post is owed; cogs/posts.py renders them)
+    told: int | None = None  # relaxed: the turn (its key) whose start was announced
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
     def ping_at(self, part: float, delay: float, live_until: float | None = None,
@@ -166,8 +212,10 @@ class TimerState:
             "timeouts": {str(k): v for k, v in self.timeouts.items()},
             "seen": self.seen,
             "ping": self.ping,
+            "trace": self.trace,
             "table_posted": self.table_posted,
             "notified": self.notified,
+            "told": self.told,
         }
 
     @classmethod
@@ -186,7 +234,9 @@ class TimerState:
             timeouts={int(k): int(v) for k, v in (data.get("timeouts") or {}).items()},
             seen=data.get("seen"),
             ping=data.get("ping"),
+            trace=data.get("trace"),
             table_posted=data.get("table_posted"),
+            told=data.get("told"),
             notified=data.get("notified"),  # (absent in older snapshots: nobody notified;
             # Session.restore records that for the round it restores, bot/sessions/persistence.py)
         )

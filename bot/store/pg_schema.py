@@ -102,4 +102,13 @@ PG_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_to_rate ON games (ended_at, guild_id, game_id)
         WHERE rated = 0 AND status = 'finished';
     """,
+    # 5: a game's pace, members' notification choices (bot/store/sqlite_schema.py's 5)
+    """
+    ALTER TABLE games ADD COLUMN pace TEXT NOT NULL DEFAULT 'live';
+    CREATE TABLE user_prefs (
+        user_id BIGINT PRIMARY KEY,
+        dm TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )

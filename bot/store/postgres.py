@@ -35,7 +35,7 @@ RETRIES = 3  # attempts of a transaction PostgreSQL rolled back (deadlock, seria
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 T = TypeVar("T")
 TABLES = ("games", "results", "guild_settings", "sessions", "app_state", "moves", "outbox",
-          "ratings")
+          "ratings", "user_prefs")
 
 
 class PgStore(SqlStore):

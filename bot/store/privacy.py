@@ -108,11 +108,12 @@ class Forgotten:
     ratings: int = 0
     sessions: int = 0
     outbox: int = 0
+    prefs: int = 0  # their notification choice (user_prefs)
     names: set[str] = field(default_factory=set)
 
     def summary(self) -> dict[str, int]:
         return {"games": self.games, "results": self.results, "ratings": self.ratings,
-                "sessions": self.sessions, "outbox": self.outbox}
+                "sessions": self.sessions, "outbox": self.outbox, "prefs": self.prefs}
 
 
 async def forget_user(sql: Sql, user_id: int,
@@ -164,6 +165,9 @@ async def forget_user(sql: Sql, user_id: int,
     if gone:
         await sql.run_many("DELETE FROM outbox WHERE id = ?", [(i,) for i in sorted(gone)])
     done.outbox = len(gone)
+    done.prefs = int(await sql.value("SELECT COUNT(*) FROM user_prefs WHERE user_id = ?",
+                                     user_id) or 0)
+    await sql.run("DELETE FROM user_prefs WHERE user_id = ?", user_id)
     return done
 
 
@@ -212,8 +216,11 @@ async def export_user(sql: Sql, user_id: int) -> dict[str, Any]:
              "body": _json(r["body"])}
             for r in await sql.rows("SELECT guild_id, channel_id, key, body FROM outbox "
                                     "WHERE body LIKE ? ORDER BY id", needle)]
+    prefs = [{"dm": r["dm"], "updated_at": r["updated_at"]} for r in await sql.rows(
+        "SELECT dm, updated_at FROM user_prefs WHERE user_id = ?", user_id)]
     return {"format": EXPORT_FORMAT, "user_id": str(user_id), "results": results,
-            "ratings": ratings, "games": games, "running": running, "owed_messages": owed}
+            "ratings": ratings, "games": games, "running": running, "owed_messages": owed,
+            "notifications": prefs[0] if prefs else {"dm": "off"}}
 
 
 def packed(document: Mapping[str, Any], cap: int = UPLOAD_CAP) -> tuple[bytes, int]:

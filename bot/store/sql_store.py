@@ -30,7 +30,7 @@ END_STOPPED = "stopped"  # /lama stop
 END_IDLE = "idle"  # no human action for bot.timers.IDLE_TTL
 END_CHANNEL_GONE = "channel_gone"  # the channel was deleted, or the bot may no longer use it
 GAME_COLUMNS = ("guild_id, game_id, channel_id, variant, status, seed, record, seats, "
-                "started_at, ended_at, end_reason")
+                "started_at, ended_at, end_reason, pace")
 
 T = TypeVar("T")
 
@@ -255,6 +255,30 @@ class SqlStore:
             "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             guild_id, key, value))
 
+    # ---- members' notification choices (bot/sessions/user_prefs.py) ----------
+    async def dm_prefs(self) -> dict[int, str]:
+        """Every member's DM choice (read once at start-up into memory)."""
+        async with self._reading() as sql:
+            rows = await sql.rows("SELECT user_id, dm FROM user_prefs")
+        return {int(row["user_id"]): str(row["dm"]) for row in rows}
+
+    async def dm_pref(self, user_id: int) -> str | None:
+        """One member's DM choice as stored now (another process may have changed it)."""
+        async with self._reading() as sql:
+            value = await sql.value("SELECT dm FROM user_prefs WHERE user_id = ?", user_id)
+        return None if value is None else str(value)
+
+    async def set_dm_pref(self, user_id: int, value: str | None) -> None:
+        """``on`` or ``refused``; None (off) deletes the row: nothing is kept of an opt-out."""
+        if value is None:
+            await self._transact(lambda sql: sql.run(
+                "DELETE FROM user_prefs WHERE user_id = ?", user_id))
+            return
+        await self._transact(lambda sql: sql.run(
+            "INSERT INTO user_prefs (user_id, dm, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+            "updated_at = excluded.updated_at", user_id, value, time.time()))
+
     async def app_value(self, key: str) -> str | None:
         async with self._reading() as sql:
             value = await sql.value("SELECT value FROM app_state WHERE key = ?", key)
@@ -335,14 +359,15 @@ async def finish(
     status = "abandoned" if results is None else "finished"
     reason = reason or (END_STOPPED if results is None else END_FINISHED)
     await sql.run(  # an upsert: storing a game again keeps its ``rated`` mark
-        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (guild_id, game_id) DO UPDATE SET channel_id = excluded.channel_id, "
         "variant = excluded.variant, status = excluded.status, seed = excluded.seed, "
         "record = excluded.record, seats = excluded.seats, started_at = excluded.started_at, "
-        "ended_at = excluded.ended_at, end_reason = excluded.end_reason",
+        "ended_at = excluded.ended_at, end_reason = excluded.end_reason, pace = excluded.pace",
         guild_id, game["game_id"], channel_id, game["variant"], status, str(game["seed"]),
         json.dumps(game["record"]), json.dumps(game["seats"]),
-        float(game.get("started_at", time.time())), time.time(), reason)
+        float(game.get("started_at", time.time())), time.time(), reason,
+        str(game.get("pace") or "live"))
     await sql.run_many(  # AI seats have no result rows (they are rated)
         "INSERT INTO results (guild_id, game_id, seat, user_id, name, variant, points, won) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game_id, seat) "

@@ -110,4 +110,15 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_to_rate ON games (ended_at, guild_id, game_id)
         WHERE rated = 0 AND status = 'finished';
     """,
+    # 5: games that last days (issue 31). A game's pace (live | relaxed) is kept with it
+    # (running: in its snapshot; finished: this column). ``user_prefs`` holds a member's
+    # notification choice: ``dm`` on | refused (Discord answered 50007; off: no row).
+    """
+    ALTER TABLE games ADD COLUMN pace TEXT NOT NULL DEFAULT 'live';
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        dm TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
 )

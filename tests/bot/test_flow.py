@@ -23,7 +23,7 @@ async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:
             assert names == {"lama"}
             subs = {o["name"] for o in fake.global_commands[0]["options"]}
             assert subs == {"start", "hand", "stop", "rules", "leaderboard", "stats", "leave",
-                            "config", "privacy", "mydata", "forget-me"}
+                            "config", "privacy", "mydata", "forget-me", "notify", "games"}
         async with fake.run(create_bot(settings), sync=False):
             assert fake.command_syncs == 1, "same definition: no second sync"
         dev = make_settings(tmp_path, lama_dev_guild=fake.guilds[0].id)

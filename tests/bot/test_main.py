@@ -111,3 +111,15 @@ def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_the_bot_limits_its_malloc_arenas_before_its_threads_start() -> None:
+    """``python -m bot`` caps glibc's malloc arenas (bot/process/loop.py): the picture
+    threads' freed memory serves the whole process instead of each thread's own arena."""
+    import platform
+
+    from bot.process.loop import MALLOC_ARENAS, limit_arenas
+
+    assert MALLOC_ARENAS <= 2
+    if platform.libc_ver()[0] == "glibc":
+        assert limit_arenas()

@@ -54,7 +54,7 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
     store = SqliteStore(str(old_file))
     await store.open()
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 4
+        assert await store.schema_version() == SCHEMA_VERSION == 5
         assert await store.integrity_check() == ["ok"]
         classic = await store.standings(GUILD, "classic")
         dice = await store.standings(GUILD, "dice")
@@ -68,6 +68,7 @@ async def test_a_v1_file_is_migrated_without_losing_a_row(old_file: Path) -> Non
         assert await store.guild_setting(GUILD, "language") == "fr"
         game = await store.game(GUILD, f"{1:032x}")
         assert game is not None and game["end_reason"] == "finished"
+        assert game["pace"] == "live", "games from before paces were live"
         assert game["record"]["variant"] == "classic"
         abandoned = await store.game(GUILD, "a" * 32)
         assert abandoned is not None and abandoned["end_reason"] == "stopped"
@@ -186,7 +187,7 @@ async def test_a_v2_file_is_migrated_and_its_game_goes_on_in_rows(v2_file: Path)
     await store.open()
     sessions = make_sessions(store, ai_delay=0, seed=None)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 4
+        assert await store.schema_version() == SCHEMA_VERSION == 5
         assert await store.integrity_check() == ["ok"]
         restored = await restore_sessions(sessions)
         session = restored[0]

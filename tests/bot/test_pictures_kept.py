@@ -132,3 +132,112 @@ async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_threa
     pictures._recent.pop(spec, None)
     assert where["hand"] != threading.main_thread().name
     assert where["chart"].startswith("lama-charts")
+
+
+async def test_a_move_starts_the_next_players_picture_before_its_answer_goes_out(
+    world: World, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The picture the next player's open hand will show is started as the move is decided
+    (cogs.pictures.predraw), so the edit that follows the answer finds it drawn; the
+    mover's own waiting hand (which its answer shows in text) is not drawn."""
+    import cogs.pictures as pictures
+    import cogs.table as table_cog
+    from cogs.pictures import hand_spec
+
+    table = await started(world, "classic")
+    mover, waiter = seated(world)
+    waiting = (await waiter.click(table, "My hand")).message
+    hand = (await mover.click(table, "My hand")).message
+    assert waiting is not None and hand is not None and not action_buttons(waiting)
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    steps: list[Any] = []
+    renders: list[Any] = []
+    drawing, answer, render = pictures._drawing, table_cog.update_message, pictures.render
+
+    def drawn(spec: Any) -> Any:
+        steps.append(spec)
+        return drawing(spec)
+
+    async def answered(interaction: Any, **kwargs: Any) -> bool:
+        steps.append("answer")
+        return await answer(interaction, **kwargs)
+
+    def rendering(spec: Any) -> bytes:
+        renders.append(spec)
+        return render(spec)
+
+    monkeypatch.setattr(pictures, "_drawing", drawn)
+    monkeypatch.setattr(pictures, "render", rendering)
+    monkeypatch.setattr(table_cog, "update_message", answered)
+    pictures._recent.clear()
+    edits = waiting.edits
+    play = next(c for c in action_buttons(hand) if c.endswith(":draw") or ":play:" in c)
+    await settled(await mover.click(hand, play))
+    await world.fake.notifier.wait_for(lambda: True if action_buttons(waiting) else None, WAIT,
+                                       "the waiting hand to offer its moves")
+    assert waiting.edits > edits
+    next_turn = hand_spec(session.view(1 - session.seats.index(next(
+        s for s in session.seats if s.user_id == mover.id))))
+    assert steps.index(next_turn) < steps.index("answer"), steps
+    assert renders == [next_turn], "drawn once, the followed hand's edit sharing it, and "
+    "nothing else (the mover's waiting hand is shown in text)"
+    hand_file(waiting)
+    assert waiting.attachments[0]["filename"] == pictures.file_name(("en", next_turn))
+
+
+def test_an_uploaded_picture_is_freed_without_the_cycle_collector() -> None:
+    """discord.File puts its buffer's own ``close`` back once sent; the buffer must not hold
+    itself then (a cycle per picture, freed only by full collections)."""
+    import gc
+    import weakref
+
+    from cogs.pictures import _file
+
+    gc.disable()
+    try:
+        upload = _file(b"\x89PNG" + bytes(4000), "hand-0.png", "a hand")
+        buffer = weakref.ref(upload.fp)
+        upload.reset()
+        assert upload.fp.read(4) == b"\x89PNG"
+        upload.close()  # (as discord.py does once the request is done)
+        assert not upload.fp.closed and "close" not in vars(upload.fp)
+        del upload
+        assert buffer() is None, "freed as soon as nothing refers to it"
+    finally:
+        gc.enable()
+
+
+async def test_clicks_on_followed_hands_leave_no_cycles_for_the_collector(world: World) -> None:
+    """Each click's interaction refers to its answer and back (discord.py); once a newer
+    click is answered, its interaction is let go of (cogs.discord_compat.let_go)
+    and freed without waiting for a full collection, with its message and components."""
+    import gc
+
+    import discord
+
+    table = await started(world, "classic")
+    players = {m.id: m for m in (world.ana, world.ben)}
+    hands = {m.id: (await m.click(table, "My hand")).message for m in players.values()}
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(4):  # each player's click replaces their followed hand's interaction
+            user = session.user_to_act()
+            assert user is not None
+            hand = hands[user]
+            assert hand is not None
+            await world.fake.notifier.wait_for(lambda h=hand: True if action_buttons(h) else None,
+                                               WAIT, "the hand to offer its moves")
+            play = next(c for c in action_buttons(hand) if c.endswith(":draw") or ":play:" in c)
+            hands[user] = await settled(await players[user].click(hand, play))
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, discord.Interaction)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == [], f"{len(left)} interactions freed only by the cycle collector"

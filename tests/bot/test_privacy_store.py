@@ -53,9 +53,14 @@ async def test_forget_user_on_both_databases(db_url: str) -> None:
     try:
         await store_game(store, 1, [(ZEB, NAME), (ANA, "ana")])
         await store.set_guild_setting(GUILD, "language", "de")
+        await store.set_dm_pref(ZEB, "on")  # /lama notify dm:on
+        await store.set_dm_pref(ANA, "refused")
+        assert (await store.export_user(ZEB))["notifications"]["dm"] == "on"
         done = await store.forget_user(ZEB)
         assert done.summary() == {"games": 1, "results": 1, "ratings": 1, "sessions": 0,
-                                  "outbox": 0}
+                                  "outbox": 0, "prefs": 1}
+        assert await store.dm_prefs() == {ANA: "refused"}, "only the member's choice went"
+        assert (await store.export_user(ZEB))["notifications"] == {"dm": "off"}
         kept = await store.game(GUILD, f"{1:032x}")
         assert kept is not None and kept["record"]["players"] == ["Player 1", "ana"]
         result = replay(from_dict(kept["record"]))
@@ -87,6 +92,7 @@ def test_the_operators_data_commands(tmp_path: Path, monkeypatch: pytest.MonkeyP
         try:
             await store_game(store, 1, [(ZEB, NAME), (ANA, "ana")])
             await store_game(store, 2, [(ANA, "ana"), (ZEB, NAME)])
+            await store.set_dm_pref(ZEB, "on")
         finally:
             await store.close()
 
@@ -95,8 +101,10 @@ def test_the_operators_data_commands(tmp_path: Path, monkeypatch: pytest.MonkeyP
     export = json.loads(capsys.readouterr().out)
     assert export["user_id"] == str(ZEB) and len(export["games"]) == 2
     assert {r["name"] for r in export["results"]} == {NAME}
+    assert export["notifications"]["dm"] == "on", "the DM choice is part of the export"
     assert main(["data", "forget-user", str(ZEB)]) == 0
-    assert json.loads(capsys.readouterr().out)["results"] == 2
+    forgotten = json.loads(capsys.readouterr().out)
+    assert forgotten["results"] == 2 and forgotten["prefs"] == 1
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM results WHERE user_id = ?",
                             (ZEB,)).fetchone() == (0,)

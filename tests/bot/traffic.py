@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TextChannel
 
 CHANNEL_MESSAGES = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_MESSAGE = re.compile(r"^/channels/\d+/messages/\d+$")
@@ -30,15 +30,18 @@ def standings(body: object) -> bool:
     return isinstance(body, dict) and "lama:v2:rematch:" in str(body.get("components"))
 
 
-def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
+def traffic(fake: FakeDiscord, since: int = 0, channel: TextChannel | None = None
+            ) -> dict[str, Any]:
     """Counts over ``fake.entries[since:]``: clicks, My hand clicks (in all and per user),
     channel message creates (a post sent again with its nonce is a *replay*, counted apart:
     Discord answers it with the message the nonce made), edits and deletes in all and per
     round (a message belongs to
     the round of the latest table written before it: a round's summary to that round; the
-    final standings are the game's, counted apart), webhook (interaction token) writes,
+    final standings are the game's, counted apart; a deleted table to the round it showed),
+    webhook (interaction token) writes,
     429s, and the table's lag behind a move (seconds from a click on a hand action to the
-    next channel message write, p95, real time)."""
+    next channel message write, p95, real time). ``channel``: only that channel's clicks and
+    messages (several games at once; interaction tokens' writes are then not counted)."""
     counts: dict[str, Any] = {"clicks": 0, "my_hand": 0, "creates": 0, "edits": 0,
                               "deletes": 0, "webhook": 0, "429s": 0, "replays": 0}
     nonces: set[str] = set()  # of the posts so far (a post sent again carries its nonce)
@@ -47,8 +50,15 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
     current = 1
     lags: list[float] = []
     waiting: list[float] = []  # times of moves the table has not shown yet
+    prefix = f"/channels/{channel.id}/" if channel is not None else "/"
+    posts: list[tuple[str, int | None]] = []  # posts awaiting their answer: path, round shown
+    tables: dict[str, int] = {}  # a table message's id -> the round it showed
     for entry in fake.entries[since:]:
         kind = entry["kind"]
+        if channel is not None and not (
+                entry.get("channel") == channel.name if kind == "action"
+                else str(entry.get("path", "")).startswith(prefix)):
+            continue
         if kind == "action" and "click" in entry:
             counts["clicks"] += 1
             if entry["click"] == "My hand":
@@ -82,8 +92,20 @@ def traffic(fake: FakeDiscord, since: int = 0) -> dict[str, Any]:
                 counts["standings"] = counts.get("standings", 0) + 1  # the game's, not a round's
             elif what is not None:
                 counts[what] += 1
-                rounds.setdefault(current, Counter())[what] += 1
+                owner = current
+                if what == "deletes":  # a table goes in the round it showed (two go at once
+                    owner = tables.get(path.rsplit("/", 1)[1], current)  # after a round
+                    # that went by unseen: bot/sessions/outbox.py freezes its table)
+                rounds.setdefault(owner, Counter())[what] += 1
+            if what == "creates":
+                posts.append((path, shown))
         elif kind == "rest-answer":
+            if entry["method"] == "POST" and CHANNEL_MESSAGES.match(entry["path"]):
+                index = next((i for i, (p, _) in enumerate(posts) if p == entry["path"]), None)
+                shown = posts.pop(index)[1] if index is not None else None
+                answer = entry.get("body")
+                if shown is not None and entry["status"] == 200 and isinstance(answer, dict):
+                    tables[str(answer.get("id"))] = shown
             if entry["status"] == 429:
                 counts["429s"] += 1
             elif entry["method"] in ("POST", "PATCH") and (

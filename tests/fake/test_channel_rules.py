@@ -198,7 +198,7 @@ async def test_application_emojis_stop_at_2000(env: Env) -> None:
     last = await env.call("POST", EMOJIS, {"name": "last", "image": png(1)})
     assert last.status == 201
     refused = await env.call("POST", EMOJIS, {"name": "one_more", "image": png(1)})
-    assert (refused.status, refused.code) == (400, 30018)
+    assert (refused.status, refused.code) == (400, 30008)
 
 
 async def test_discord_py_threads_and_application_emojis(env: Env) -> None:

@@ -1,0 +1,117 @@
+"""Answered interactions are freed by reference counting, not left for a full collection.
+
+discord.py's interaction and its ``response`` refer to each other; each answered click or
+command was cyclic garbage (with the clicked message, its embeds, components and users) until
+the next full garbage collection, and a long run's RSS grew with the largest such pile
+(benchmarks/memory.py, docs/performance.md). cogs/discord_compat.py's ``let_go`` breaks the
+cycle once the answer is given. Automatic collections are off while the game is played here,
+so every interaction still in a cycle afterwards is found by the one collection at the end.
+(A refused command's interaction stays in its exception's traceback cycle: rare, and left to
+the collector.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import discord
+import pytest
+
+from cogs.discord_compat import let_go
+from tests.bot.helpers import settled
+from tests.bot.test_hands import club, open_hand  # noqa: F401  (the fixture)
+from tests.bot.test_liveness import Club
+
+ANSWERING = ("discord.py: on_interaction", "discord.py: on_app_command_completion",
+             "CommandTree-invoker")
+
+
+@contextmanager
+def no_automatic_collections() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+async def answers_done() -> None:
+    """Every interaction the bot is still answering (its tasks: discord.py's names) is done."""
+    await asyncio.gather(*(t for t in asyncio.all_tasks()
+                           if t is not asyncio.current_task() and t.get_name() in ANSWERING))
+
+
+def in_cycles(kind: type) -> int:
+    """Objects of ``kind`` that only a full collection would free (counted, then collected)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        return sum(isinstance(o, kind) for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.collect()
+
+
+async def test_a_played_game_leaves_no_interaction_for_the_collector(club: Club) -> None:  # noqa: F811
+    await club.start_game(turn_timeout=0)
+    with no_automatic_collections():
+        ana = await open_hand(club, club.ana)  # a click answered with a new message
+        ana = await settled(await club.ana.click(ana, "Draw"))  # a click's update
+        ben = await open_hand(club, club.ben)
+        await settled(await club.ben.click(ben, "Draw"))  # ana's open hand follows
+        await club.ana.slash(club.channel, "lama rules")  # a command
+        await answers_done()
+        assert in_cycles(discord.Interaction) == 0
+
+
+def test_a_let_go_interaction_still_reads_as_answered() -> None:
+    """Without its cycle, the response still says it is done, and refuses a second answer."""
+    response = discord.InteractionResponse.__new__(discord.InteractionResponse)
+    response._response_type = discord.InteractionResponseType.message_update
+    interaction = discord.Interaction.__new__(discord.Interaction)
+    response._parent = interaction
+    interaction._cs_response = response  # (as discord.py caches it: the cycle)
+    let_go(interaction)
+    assert interaction.response is not response
+    assert interaction.response.is_done()
+    assert interaction.response.type is discord.InteractionResponseType.message_update
+    assert interaction not in gc.get_referents(interaction.response)
+    with pytest.raises(discord.InteractionResponded):
+        asyncio.run(interaction.response.defer())
+
+
+def test_an_unanswered_interaction_keeps_its_response() -> None:
+    response = discord.InteractionResponse.__new__(discord.InteractionResponse)
+    response._response_type = None
+    interaction = discord.Interaction.__new__(discord.Interaction)
+    response._parent = interaction
+    interaction._cs_response = response
+    let_go(interaction)
+    assert interaction.response is response
+
+
+async def test_a_cancelled_timer_leaves_no_cycle(club: Club) -> None:  # noqa: F811
+    """A timer task cancelled while it sleeps (re-armed sooner, or its game gone) is freed at
+    once: its frame, kept by the CancelledError's traceback, no longer leads back to it."""
+    await club.start_game(turn_timeout=0)
+    session = club.bot.sessions.require(club.channel.id)
+    watchdog, name = club.bot.sessions.timers, f"lama-timer-{club.channel.id}"
+    with no_automatic_collections():
+        for _ in range(3):
+            watchdog.cancel(club.channel.id)
+            watchdog.arm(session)
+            timer = next(t for t in asyncio.all_tasks() if t.get_name() == name)
+            for _ in range(100):  # (its first steps, until it sleeps on the clock)
+                if club.clock.waiting:
+                    break
+                await asyncio.sleep(0)
+            assert club.clock.waiting, "the timer sleeps until its deadline"
+            watchdog.cancel(club.channel.id)
+            await asyncio.gather(timer, return_exceptions=True)
+            assert timer.cancelled()
+        assert in_cycles(asyncio.Task) == 0

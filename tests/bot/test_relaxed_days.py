@@ -1,0 +1,225 @@
+"""A relaxed game over five simulated days (issue 31), through the fake Discord as its players
+see it: turns of 24 hours on the manual clock, two restarts of the bot in between, each turn
+mentioned once in the game's channel, one reminder when a quarter of the turn is left, DMs
+to the one player who opted in (at most one per turn; none after Discord's 50007 until they
+opt in again), three missed turns handing a seat to an AI and My hand taking it back, and
+the standings at the end."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot import create_bot
+from bot.common.clock import ManualClock
+from bot.process.client import LamaBot
+from fakediscord import FakeDiscord, Member, Message, TextChannel
+from tests.bot.conftest import make_settings
+from tests.bot.helpers import WAIT, action_buttons, current, first_button, is_final, settled
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+TURN_NOTE = re.compile(r"^🔔 <@(\d+)>, it is your turn\.")
+REMINDER = re.compile(r"^⏰ <@(\d+)>, it is still your turn: a quarter")
+
+
+def turn_notes(channel: TextChannel) -> list[Message]:
+    return [m for m in channel.messages if TURN_NOTE.match(m.content or "")]
+
+
+def reminders(channel: TextChannel) -> list[Message]:
+    return [m for m in channel.messages if REMINDER.match(m.content or "")]
+
+
+def final_of(channel: TextChannel) -> Message | None:
+    return next((m for m in channel.messages if is_final(m)), None)
+
+
+class Players:
+    """The three players of #lama and the bot of the moment."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+        self.fake = fake
+        self.settings = make_settings(tmp_path)
+        self.clock = ManualClock()
+        self.guild = fake.add_guild("Lama Club")
+        self.channel = self.guild.add_text_channel("lama")
+        self.ana = self.guild.add_member("ana")
+        self.ben = self.guild.add_member("ben")
+        self.cleo = self.guild.add_member("cleo")
+        self.members = {m.id: m for m in (self.ana, self.ben, self.cleo)}
+        self.bot: LamaBot | None = None
+        self.turns = 0  # turn notes the test has seen (each its own turn)
+
+    def advance(self, seconds: float) -> None:
+        """Time passes for the bot and for Discord alike: a hand's token opened before is
+        expired for both (the fake refuses an expired token: the bot must not use it)."""
+        self.clock.advance(seconds)
+        self.fake.clock.advance(seconds)
+
+    def new_bot(self) -> LamaBot:
+        self.bot = create_bot(self.settings, clock=self.clock)
+        return self.bot
+
+    async def delivered(self) -> None:
+        """Everything the channel is owed is out (the DMs ride the same queue)."""
+        assert self.bot is not None
+        await self.bot.sessions.outbox.deliver(self.channel.id)
+
+    async def wait(self, check: Callable[[], object | None], what: str) -> object:
+        return await self.fake.notifier.wait_for(check, WAIT, what)
+
+    async def next_turn(self) -> Member | None:
+        """The next turn's one mention (None: the game is over); exactly one new note."""
+        want = self.turns + 1
+        await self.wait(lambda: True if len(turn_notes(self.channel)) >= want
+                        or final_of(self.channel) else None, f"turn note {want}")
+        await self.delivered()
+        notes = turn_notes(self.channel)
+        if final_of(self.channel) is not None and len(notes) < want:
+            return None
+        assert len(notes) == want, "one mention per turn, never repeated"
+        self.turns = want
+        note = notes[-1]
+        user_id = int(TURN_NOTE.match(note.content or "")[1])  # type: ignore[index]
+        assert note.pinged == [user_id], "the mention notifies the player to act only"
+        return self.members[user_id]
+
+    async def act(self, member: Member, hurry: bool = False) -> None:
+        """``member`` presses My hand (a new hand: the last one's token is long gone) and
+        makes one move (``hurry``: ends their round if they can)."""
+        turn = current(self.channel)
+        assert turn is not None and turn.table is not None and turn.user_id == member.id
+        hand = (await member.click(turn.table, "My hand")).message
+        assert hand is not None and hand.ephemeral and action_buttons(hand)
+        custom_id, value = first_button(member, hand)
+        ending = [c for c in action_buttons(hand) if c.rsplit(":", 1)[-1] in ("stop", "quit")]
+        if hurry and ending:
+            custom_id, value = ending[0], None
+        result = await (member.click(hand, custom_id) if value is None
+                        else member.select(hand, value, custom_id=custom_id))
+        hand = await settled(result)
+        if any(b.label == "Yes, quit" for b in hand.buttons):
+            await settled(await member.click(hand, "Yes, quit"))
+
+
+@pytest.mark.slow  # three bots in turn, a whole game
+async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        p = Players(fake, tmp_path)
+        ana, ben, cleo, channel, clock = p.ana, p.ben, p.cleo, p.channel, p.clock
+        advance = p.advance
+        start = clock.now()
+        state = {"dm": "on", "dms": 0, "missed": 0, "steps": 0, "miss": False,
+                 "hurry": False}
+
+        async def turn() -> Member | None:
+            """The next turn; ana's DM checked (her only one, if she wants it)."""
+            dms, refused = len(fake.dms.to(ana)), fake.dms.refused
+            member = await p.next_turn()
+            if member is not None:
+                state["steps"] += 1
+            if member is ana and state["dm"] == "on" and ana.id in fake.dms.refusing:
+                assert fake.dms.refused == refused + 1, "the DM was tried, Discord refused"
+                state["dm"] = "refused"
+            elif member is ana and state["dm"] == "on":
+                assert len(fake.dms.to(ana)) == dms + 1, "one DM at the start of her turn"
+                state["dms"] += 1
+            assert len(fake.dms.to(ana)) == state["dms"], "no other DM"
+            return member
+
+        async def play(member: Member, how: str = "act") -> None:
+            if member is cleo and state["miss"] and state["missed"] < 3:
+                how = "miss"  # cleo misses three turns in a row
+            if how == "late":  # 19 h in: a quarter of the turn is left, one reminder
+                before = len(reminders(channel))
+                advance(19 * HOUR)
+                await p.wait(lambda: True if len(reminders(channel)) > before else None,
+                             "the reminder")
+                await p.delivered()
+                assert len(reminders(channel)) == before + 1
+                assert REMINDER.match(reminders(channel)[-1].content)[1] == str(member.id)  # type: ignore[index]
+                await p.act(member)
+            elif how == "miss":  # nobody plays for a day: the bot plays for them
+                state["missed"] += 1
+                advance(DAY)
+            else:
+                advance(3 * HOUR)
+                await p.act(member, hurry=state["hurry"])
+
+        async def down_for(hours: float) -> None:
+            """The bot is down while the running turn's reminder falls due; restarted, it
+            sends that reminder once and mentions no turn again."""
+            reminded, notes = len(reminders(channel)), len(turn_notes(channel))
+            advance(hours * HOUR)
+            await p.wait(lambda: True if len(reminders(channel)) > reminded else None,
+                         "the reminder due while the bot was down")
+            await p.delivered()
+            assert len(reminders(channel)) == reminded + 1, "sent once after the restart"
+            assert len(turn_notes(channel)) == notes, "no turn mentioned twice"
+
+        async with fake.run(p.new_bot()):
+            await ana.slash(channel, "lama notify", dm="on")
+            lobby = (await ana.slash(channel, "lama start", variant="tutorial", rounds=2,
+                                     pace="relaxed", turn_hours=24)).message
+            assert lobby is not None and "relaxed pace: 24 hours per turn" in lobby.text
+            await ben.click(lobby, "Join")
+            await cleo.click(lobby, "Join")
+            await ana.click(lobby, "Start")
+            while state["steps"] < 8:
+                member = await turn()
+                assert member is not None
+                await play(member, "late" if state["steps"] == 2 else "act")
+            games = (await ben.slash(channel, "lama games")).message
+            assert games is not None and games.ephemeral
+            assert f"https://discord.com/channels/{p.guild.id}/{channel.id}" in games.text
+            assert "<t:" in games.text and ":R>" in games.text
+            member = await turn()  # the turn that runs while the bot is down
+            assert member is not None
+        async with fake.run(p.new_bot(), sync=False):
+            await down_for(20)
+            await play(member)
+            fake.dms.refuse(ana)  # ana stops accepting DMs (Discord: 50007)
+            state["miss"] = True  # from now on cleo does not play
+            while state["steps"] < 20 or state["missed"] < 3:
+                member = await turn()
+                assert member is not None
+                if state["dm"] == "refused":
+                    fake.dms.accept(ana)  # she accepts them again, but did not opt in again
+                await play(member)
+            member = await turn()
+            assert member is not None
+        assert state["missed"] == 3 and state["dm"] == "refused"
+        handed = [m for m in channel.messages if "missed 3 turns in a row" in (m.content or "")]
+        assert len(handed) == 1 and "cleo" in handed[0].content
+        async with fake.run(p.new_bot(), sync=False):
+            await down_for(20)
+            await ana.slash(channel, "lama notify", dm="on")  # she opts in again
+            state["dm"] = "on"
+            await play(member)
+            table = current(channel)
+            assert table is not None and table.table is not None
+            hand = (await cleo.click(table.table, "My hand")).message  # she takes her seat back
+            assert hand is not None and "back in control" in hand.text
+            state["hurry"] = True  # the players end their rounds as soon as they can
+            while (member := await turn()) is not None:
+                await play(member)
+            final = await p.wait(lambda: final_of(channel), "the standings")
+            assert isinstance(final, Message)
+            assert all(name in final.text for name in ("ana", "ben", "cleo"))
+        assert clock.now() - start >= 5 * DAY, (clock.now() - start) / DAY
+        # every turn mentioned exactly once: one note per turn the test played, no more
+        assert len(turn_notes(channel)) == p.turns == state["steps"]
+        # reminders: the late turn's and the two that fell due during the downtimes; none to
+        # a player who had acted
+        assert len(reminders(channel)) == 3
+        # DMs: only to ana, at most one per turn, none after 50007 until she opted in again
+        assert fake.dms.to(ben) == [] and fake.dms.to(cleo) == []
+        assert fake.dms.refused == 1 and len(fake.dms.to(ana)) == state["dms"] >= 3
+        for dm in fake.dms.to(ana):
+            assert f"https://discord.com/channels/{p.guild.id}/{channel.id}" in dm.content
+        assert not fake.failures, fake.failures
+        assert not fake.refusals, fake.refusals
