@@ -159,6 +159,8 @@ class Admin(commands.Cog):
         text = (tr("Threads switched on: each new game moves to a thread of its own.")
                 if threads == "on" else tr("Threads switched off: new games stay in their "
                                            "channel."))
+        await interaction.response.send_message(text, ephemeral=True)
+
     @app_commands.describe(pace="live or relaxed; leave out to see the current value",
                            hours=f"Relaxed games: hours per turn, 1 to {MAX_RELAXED_HOURS}")
     @app_commands.choices(pace=PACES)

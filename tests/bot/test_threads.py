@@ -17,6 +17,7 @@ from bot import create_bot
 from bot.common.clock import ManualClock
 from bot.process.client import LamaBot
 from bot.sessions.guild_settings import THREADS_SETTING, plays_in_thread
+from bot.sessions.state import Pace
 from cogs.threads import clean, thread_name
 from fakediscord import (
     MANAGE_GUILD,
@@ -136,6 +137,8 @@ async def test_plays_in_thread_follows_the_server_setting(club: Club) -> None:
     refused = await club.ana.slash(club.channel, "lama config threads", threads="on")
     assert "Manage Server" in refused.message.text
     assert settings.get(club.guild.id, THREADS_SETTING) is None, "nothing changed"
+    assert plays_in_thread({}, settings, club.guild.id, Pace.RELAXED), "relaxed: always"
+    assert not plays_in_thread({}, settings, club.guild.id, Pace.LIVE)
     await club.threads_on()
     assert plays_in_thread({}, settings, club.guild.id)
     assert await club.bot.store.guild_setting(club.guild.id, THREADS_SETTING) == "on"
