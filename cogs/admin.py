@@ -17,7 +17,7 @@ from bot.policies.timers import (
     server_turn_timeout,
 )
 from bot.sessions.errors import BotError, NotAllowed
-from bot.sessions.guild_settings import IMAGES_SETTING
+from bot.sessions.guild_settings import IMAGES_SETTING, THREADS_SETTING
 from bot.sessions.sessions import Session
 from bot.sessions.state import (
     HOUR,
@@ -79,6 +79,9 @@ class Admin(commands.Cog):
             app_commands.Command(name="images", description="Pictures of hands and charts in "
                                  "this server's messages (on by default)",
                                  callback=self.config_images),
+            app_commands.Command(name="threads", description="Each game in a thread of its own, "
+                                 "so a channel holds many games (off by default)",
+                                 callback=self.config_threads),
             app_commands.Command(name="pace", description="New games' pace: live (minutes) "
                                  "or relaxed (hours per turn)", callback=self.config_pace),
         ]
@@ -134,6 +137,28 @@ class Admin(commands.Cog):
         await settings.set(guild_id, IMAGES_SETTING, images)
         text = (tr("Pictures switched on.") if images == "on"
                 else tr("Pictures switched off: cards and scores as text."))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.describe(threads="on or off; leave out to see the current value")
+    @app_commands.choices(threads=IMAGE_CHOICES)
+    async def config_threads(self, interaction: discord.Interaction,
+                             threads: str | None = None) -> None:
+        guild_id, _ = place(interaction)
+        tr = user_tr(interaction)
+        settings = self.bot.sessions.guild_settings
+        if threads is None:
+            text = (tr("Threads are on: each game moves to a thread of its own when it starts.")
+                    if settings.get(guild_id, THREADS_SETTING) == "on"
+                    else tr("Threads are off: a channel holds one game at a time."))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        if threads not in ("on", "off"):  # a forged option
+            raise BotError(N_("Choose on or off."))
+        require_server_manager(interaction)
+        await settings.set(guild_id, THREADS_SETTING, threads)
+        text = (tr("Threads switched on: each new game moves to a thread of its own.")
+                if threads == "on" else tr("Threads switched off: new games stay in their "
+                                           "channel."))
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.describe(pace="live or relaxed; leave out to see the current value",

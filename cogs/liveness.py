@@ -36,10 +36,13 @@ log = logging.getLogger(__name__)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
+THREAD_LOCKED = 160005
 
 
 def channel_gone(error: BaseException) -> bool:
     """Discord says the bot can no longer use the channel (deleted, or no permission)."""
+    if isinstance(error, discord.HTTPException) and error.code == THREAD_LOCKED:
+        return True  # a moderator locked the game's thread
     if isinstance(error, discord.Forbidden):
         return error.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
@@ -52,10 +55,13 @@ async def lose_channel(
 
     Dispatches ``lama_channel_lost(session)`` once it is recorded (for tests, metrics).
     """
-    if await takeover.abandon(session, END_CHANNEL_GONE):
+    note = ("thread_gone", {}) if session.parent_id is not None else None  # (in its channel)
+    if await takeover.abandon(session, END_CHANNEL_GONE, note):
         log.warning("channel %s lost (%s): session abandoned", session.channel_id,
                     error or "deleted")
         bot.dispatch("lama_channel_lost", session)
+        if session.parent_id is not None:
+            bot.sessions.outbox.kick(session.parent_id)  # (what it owes its channel)
 
 
 def note_payload(
@@ -117,6 +123,10 @@ def note_payload(
             "Nobody has played for {n} minute: the game is abandoned. It counts for nobody.",
             "Nobody has played for {n} minutes: the game is abandoned. It counts for nobody.",
             round(IDLE_TTL / 60)))
+    if kind == "thread_gone":
+        return Payload(content=tr("The game in {thread} is over: its thread was locked or "
+                                  "deleted. It counts for nobody.",
+                                  thread=f"<#{session.channel_id}>"))
     if kind == "stopped":
         return Payload(content=tr("{name} stopped the game. It counts for nobody.",
                                   name=tr.name(params["name"])))
@@ -198,6 +208,15 @@ class Liveness(commands.Cog):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         session = self.bot.sessions.get(payload.thread_id)
         if session is not None:
+            await lose_channel(self.bot, session)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A moderator locked a game's thread: the game ends (an archive is undone by the
+        next post: cogs/threads.py)."""
+        session = self.bot.sessions.get(payload.thread_id)
+        metadata = payload.data.get("thread_metadata") or {}
+        if session is not None and metadata.get("locked"):
             await lose_channel(self.bot, session)
 
     # ---- helpers ---------------------------------------------------------

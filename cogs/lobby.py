@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from bot.policies.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from bot.sessions.errors import BotError, NotAllowed
+from bot.sessions.outbox import EVENT
 from bot.sessions.sessions import Session, Status
 from bot.sessions.state import HOUR, MAX_RELAXED_HOURS, Pace, require_relaxed_hours
 from bot.words.i18n import N_, Translator
+from cogs import threads
 from cogs.common import (
     place,
     public_tr,
@@ -188,6 +190,10 @@ class Lobby(commands.Cog):
         session = self.bot.sessions.get(channel_id)
         if (session is None or session.guild_id != guild_id or session.short_id != game
                 or session.status is not Status.LOBBY):
+            moved = self.bot.sessions.moved_from(channel_id, game)
+            if moved is not None and moved.guild_id == guild_id:
+                raise BotError(N_("This game moved to its own thread: {thread}."),
+                               thread=f"<#{moved.channel_id}>")
             raise BotError(N_("This lobby is closed."))
         user = interaction.user
         tr = public_tr(session)
@@ -205,12 +211,19 @@ class Lobby(commands.Cog):
             closed = tr("Cancelled by {name}.", name=tr.plain(user.display_name))
         elif op == "start":
             require_bot_can_post(interaction)
-            await in_time(interaction, session.start(user.id))
-            closed = tr("The game has started: see the table below.")
+            await in_time(interaction, session.start(user.id, threads.home_for(
+                self.bot, interaction, session)))
+            closed = threads.started_text(tr, moved=session.parent_id == channel_id,
+                                          no_thread=session.no_thread)
         outbox = self.bot.sessions.outbox
-        item = outbox.claim(session.channel_id, "lobby")  # the answer shows it
+        payload = lobby_payload(tr, session, closed)
+        if session.parent_id == channel_id:  # the game went to its thread: the link to it
+            item = outbox.claim(channel_id, "moved", EVENT)
+            payload = threads.moved_payload(payload, tr, session)
+        else:
+            item = outbox.claim(channel_id, "lobby")  # the answer shows it
         try:
-            await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
+            await update_message(interaction, **payload.kwargs())
         except discord.HTTPException:
             if item is not None:
                 outbox.give_back(item)
@@ -225,6 +238,10 @@ class Lobby(commands.Cog):
         and the others join by clicking Join (nobody is seated without their consent)."""
         guild_id, channel_id = place(interaction)
         stored = await in_time(interaction, self.bot.store.game(guild_id, game_id))
+        parent = getattr(interaction.channel, "parent_id", None)  # (a thread's channel)
+        if stored is not None and stored["channel_id"] == parent:
+            raise BotError(N_("Press Rematch under the standings in {channel}: the new game "
+                              "opens there."), channel=f"<#{parent}>")
         if stored is None or stored["channel_id"] != channel_id:
             raise BotError(N_("That game is not known any more."))
         user = interaction.user

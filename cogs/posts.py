@@ -28,6 +28,7 @@ from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
 from bot.sessions.sessions import Change, Session, Status
 from bot.sessions.state import Pace
 from bot.words.i18n import Translator
+from cogs import threads
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
 from cogs.direct import DirectMessages, dm_body
@@ -87,6 +88,8 @@ class Posts:
                     closing = note
                 if note is not None and change.note[0] != "stopped":  # (stop: the answer)
                     item = self._owe(session, EVENT, "note", payload_body(note))
+                    if change.note[0] == "thread_gone":  # (said where it can be read)
+                        item.channel_id = session.parent_id or session.channel_id
                     if change.note[0] == "remind":  # folded into an edit once they act
                         item.body["ping"] = True
                         session.timers.ping = {
@@ -118,6 +121,9 @@ class Posts:
             # channel delivery meanwhile would post it too, the answer not made yet)
             return [lobby]
         if status is Status.ABANDONED:
+            gone = any(c.note is not None and c.note[0] == "thread_gone" for c in changes)
+            if session.parent_id is not None and not gone:  # stopped, idle: put away
+                items.append(threads.archive(session))
             if closing is None or session.game is None or session.table_message_id is None:
                 return [i for i in items if i.key != "fold"]  # (a lost channel: no edits)
             users = [None if s.is_ai else s.user_id for s in session.seats]
@@ -127,8 +133,11 @@ class Posts:
             return [self._owe(session, STATE, "table", {
                 "final": payload_body(closed), "message_id": session.table_message_id,
                 "game_id": session.game_id}), *items]
-        if opening and status is Status.PLAYING:
-            items.append(self._owe(session, STATE, "lobby", {"closed": "started"}))
+        if opening and status is Status.PLAYING and session.moving_from is not None:
+            items.append(self._moved_lobby(tr, session))  # (in the channel it left)
+        elif opening and status is Status.PLAYING:
+            items.append(self._owe(session, STATE, "lobby", {"closed": "started"} | (
+                {"no_thread": True} if session.no_thread else {})))
         view = session.view(None)
         users = [None if s.is_ai else s.user_id for s in session.seats]  # away: AI plays
         if status is Status.FINISHED:
@@ -147,6 +156,9 @@ class Posts:
             if images_on(self.bot.sessions.guild_settings, session.guild_id):
                 body["chart"] = chart_body(tr, view)
             items.append(self._owe(session, EVENT, "standings", body))
+            if session.parent_id is not None:  # a game in a thread: its channel hears too,
+                items += [threads.parent_standings(tr, session, body),  # and the thread is
+                          threads.archive(session)]  # put away after its standings
             return items
         if all(c.note is not None and c.note[0] in ("remind", "nudge") and not c.events
                for c in changes):
@@ -158,6 +170,15 @@ class Posts:
             table.body["previous_round"], table.body["previous"] = previous
         items.append(table)
         return items
+
+    @staticmethod
+    def _moved_lobby(tr: Translator, session: Session) -> Owed:
+        """The lobby in the channel its game left, started, with a link to the game's
+        thread (the Start click's answer shows it; else that channel's delivery)."""
+        payload = threads.moved_payload(
+            lobby_payload(tr, session, threads.started_text(tr, moved=True)), tr, session)
+        body = {**payload_body(payload), "message_id": session.lobby_message_id}
+        return threads.owe(session, session.parent_id or session.channel_id, "moved", body)
 
     @staticmethod
     def _round_table(tr: Translator, session: Session, before: PlayerView) -> dict[str, Any]:
@@ -179,8 +200,20 @@ class Posts:
 
     async def deliver(self, item: Owed, session: Session | None) -> int | None:
         """Show ``item``; the id of the message it made or edited. A refused channel is gone."""
+        try:
+            return await self._deliver(item, session)
+        except discord.HTTPException as error:
+            if (error.code != threads.ARCHIVED or session is None or session.parent_id is None
+                    or item.channel_id != session.channel_id):
+                raise
+        await threads.unarchive(self.bot, item.channel_id)  # (a moderator archived it)
+        return await self._deliver(item, session)
+
+    async def _deliver(self, item: Owed, session: Session | None) -> int | None:
         channel = self._channel(item.channel_id, item.guild_id)
         try:
+            if item.kind == EVENT and item.key in ("moved", "archive"):
+                return await threads.deliver_event(self.bot, item, payload_from_body(item.body))
             if item.kind == EVENT:
                 if item.key == "dm":  # (never raised: a DM cannot lose the game's channel)
                     return await self.direct.deliver(item, session)
@@ -352,8 +385,8 @@ class Posts:
     async def _lobby(self, channel: discord.PartialMessageable, item: Owed, session: Session
                      ) -> int:
         tr = public_tr(session)
-        closed = tr("The game has started: see the table below.") if item.body.get(
-            "closed") else None
+        closed = threads.started_text(tr, no_thread=bool(item.body.get("no_thread"))) if (
+            item.body.get("closed")) else None
         payload = lobby_payload(tr, session, closed)
         if session.lobby_message_id is None and item.body.get("answer"):
             session.lobby_message_id = await self._answered(item.body["answer"])

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -37,10 +38,12 @@ from .messages import Message
 from .threads import (
     ARCHIVE_DURATIONS,
     ARCHIVED_THREAD,
+    HAS_THREAD,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     THREAD_ALREADY_CREATED,
     THREAD_LOCKED,
+    THREAD_STARTER_MESSAGE,
     Thread,
     new_thread,
 )
@@ -124,6 +127,8 @@ class ChannelRoutes:
         app.router.add_patch(m, self.edit_message)
         app.router.add_delete(m, self.delete_message)
         app.router.add_post(f"{m}/threads", self.thread_from_message)
+        app.router.add_get(f"{c}/thread-members", self.thread_members)
+        app.router.add_put(f"{c}/thread-members/{{user_id}}", self.join_thread)
 
     # --- lookups ---------------------------------------------------------------------------
     def _channel(self, request: web.Request) -> TextChannel:
@@ -172,7 +177,7 @@ class ChannelRoutes:
             self._require(channel, MANAGE_CHANNELS)
             raise ApiError(400, 50035, "Invalid Form Body")  # the fake edits threads only
         own = channel.owner_id == self.fake.bot_user.id
-        if not own or "locked" in body:
+        if not own or "locked" in body or channel.locked:  # (a locked thread: moderators)
             self._require(channel, MANAGE_THREADS)
         err = FormErrors("")
         _check_duration(err, body)
@@ -231,7 +236,39 @@ class ChannelRoutes:
         thread = new_thread(
             parent, name, type=PUBLIC_THREAD, owner_id=self.fake.bot_user.id, id=msg.id
         )
+        if isinstance(body, dict) and body.get("auto_archive_duration") is not None:
+            thread.auto_archive_duration = int(body["auto_archive_duration"])
+        msg.thread = thread
+        msg.flags |= HAS_THREAD
+        self.fake.publish_update(msg, edited=False)
+        starter = self.fake.new_message(thread, {}, author=msg.author,
+                                        type=THREAD_STARTER_MESSAGE)
+        starter.reference = {"channel_id": str(parent.id), "message_id": str(msg.id),
+                             "guild_id": str(parent.guild.id)}
+        self.fake.publish_create(starter)
         return json_response(thread.payload(), 201)
+
+    async def thread_members(self, request: web.Request) -> web.Response:
+        thread = self._channel(request)
+        self._require(thread)
+        if not isinstance(thread, Thread):
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        return json_response([{"id": str(thread.id), "user_id": str(u),
+                               "join_timestamp": self.fake.clock.iso(), "flags": 0}
+                              for u in sorted(thread.members)])
+
+    async def join_thread(self, request: web.Request) -> web.Response:
+        """PUT thread-members/@me (the bot joins) or /{user} (it adds a member)."""
+        thread = self._channel(request)
+        raw = request.match_info["user_id"]
+        user = self.fake.bot_user.id if raw == "@me" else snowflake(raw, "user_id")
+        if not isinstance(thread, Thread):
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(thread, SEND_MESSAGES_IN_THREADS)
+        if thread.archived:
+            raise ApiError(400, ARCHIVED_THREAD, "Thread is archived")
+        thread.join(user)
+        return no_content()
 
     # --- messages ----------------------------------------------------------------------------
     async def history(self, request: web.Request) -> web.Response:
@@ -251,7 +288,7 @@ class ChannelRoutes:
     def _check_post(self, channel: TextChannel, body: dict[str, Any]) -> None:
         if isinstance(channel, Thread):
             self._require(channel, SEND_MESSAGES_IN_THREADS)
-            if channel.archived and channel.locked:
+            if channel.locked and not self._perms(channel) & MANAGE_THREADS:
                 raise ApiError(400, THREAD_LOCKED, "Thread is locked")
         else:
             self._require(channel, SEND_MESSAGES)
@@ -277,8 +314,12 @@ class ChannelRoutes:
                 return json_response(earlier[0].payload())
             if earlier is not None:  # the window is over: Discord would post it again
                 self.fake.late_nonces.append(key)
-        if isinstance(channel, Thread) and channel.archived:
-            channel.update({"archived": False})  # a post unarchives an unlocked thread
+        if isinstance(channel, Thread):
+            if channel.archived:
+                channel.update({"archived": False})  # a post unarchives an unlocked thread
+            channel.join(self.fake.bot_user.id)  # posting joins; so does being mentioned
+            for user in re.findall(r"<@!?(\d+)>", str(body.get("content") or "")):
+                channel.join(int(user))
         body = self._drop_embeds(channel, body)
         msg = self.fake.new_message(
             channel,

@@ -233,6 +233,8 @@ class Message:
         self.interaction_metadata: dict[str, Any] | None = None
         self.edits = 0
         self.pinged: list[int] = []  # the users its creation notified (:meth:`ping`)
+        self.thread: Any = None  # the thread started from it (fakediscord.threads.Thread)
+        self.reference: dict[str, Any] | None = None  # a thread starter's message_reference
 
     # --- wire format -------------------------------------------------------------------
     def apply(self, body: dict[str, Any]) -> None:
@@ -313,6 +315,10 @@ class Message:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+        if self.reference is not None:
+            data["message_reference"] = self.reference
         if self.author.id != guild.me.id:
             member = next((m for m in guild.members if m.id == self.author.id), None)
             if member is not None:

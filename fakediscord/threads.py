@@ -1,9 +1,12 @@
 """Threads: public (type 11) and private (type 12) threads of a text channel.
 
 Rules from Discord's threads and channel documentation: a thread started from a message is
-public and takes the message's id; posting in an archived thread unarchives it unless it is
-locked; nothing may be edited in an archived thread (50083); posting needs Send Messages in
-Threads, not Send Messages.
+public and takes the message's id, the message gets a ``thread`` field (and the Has Thread
+flag) and the thread opens with a starter message (type 21) pointing at it; posting in an
+archived thread unarchives it unless it is locked; a locked thread refuses posts from whoever
+lacks Manage Threads (160005); nothing may be edited in an archived thread (50083); posting
+needs Send Messages in Threads, not Send Messages. Members: the creator, whoever posts, whoever
+a post mentions, and whoever joins (PUT thread-members); deleting a thread is THREAD_DELETE.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 ARCHIVED_THREAD = 50083  # "Operation is not allowed in an archived thread"
 THREAD_LOCKED = 160005  # "Thread is locked"
 THREAD_ALREADY_CREATED = 160004  # "A thread has already been created for this message"
+THREAD_LOCKED = 160005  # "Thread is locked"
+HAS_THREAD = 1 << 5  # message flag: a thread was started from this message
+THREAD_STARTER_MESSAGE = 21  # message type: a thread's first message, pointing at its start
 
 
 class Thread(TextChannel):
@@ -32,6 +38,7 @@ class Thread(TextChannel):
         self.auto_archive_duration = 1440
         self.overwrites = parent.overwrites
         self.overwrite_types = parent.overwrite_types
+        self.members: set[int] = {owner_id}  # user ids (thread members)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -45,7 +52,7 @@ class Thread(TextChannel):
             "rate_limit_per_user": 0,
             "flags": 0,
             "message_count": 0,
-            "member_count": 1,
+            "member_count": len(self.members),
             "total_message_sent": 0,
             "thread_metadata": {
                 "archived": self.archived,
@@ -60,7 +67,26 @@ class Thread(TextChannel):
         """Archive (and maybe lock) the thread, as a moderator or Discord's timer would."""
         self.archived = True
         self.locked = locked
+        self.guild.fake.notifier.notify()
         await self.guild.fake.gateway.dispatch("THREAD_UPDATE", self.payload())
+
+    async def lock(self) -> None:
+        """Lock the thread without archiving it, as a moderator would (Manage Threads)."""
+        self.locked = True
+        self.guild.fake.notifier.notify()
+        await self.guild.fake.gateway.dispatch("THREAD_UPDATE", self.payload())
+
+    async def delete(self) -> None:
+        """Delete the thread: THREAD_DELETE, then 404 Unknown Channel for it."""
+        self.deleted = True
+        self.guild.fake.notifier.notify()
+        await self.guild.fake.gateway.dispatch("THREAD_DELETE", {
+            "id": str(self.id), "guild_id": str(self.guild.id),
+            "parent_id": str(self.parent.id), "type": self.type})
+
+    def join(self, user_id: int) -> None:
+        """``user_id`` is a member of the thread from now on (a post, a mention, a join)."""
+        self.members.add(user_id)
 
     def update(self, body: dict[str, Any]) -> None:
         """PATCH /channels/{thread}: archived, locked, name, auto_archive_duration."""
@@ -71,6 +97,7 @@ class Thread(TextChannel):
             self.name = body["name"]
         if body.get("auto_archive_duration") in ARCHIVE_DURATIONS:
             self.auto_archive_duration = body["auto_archive_duration"]
+        self.guild.fake.notifier.notify()  # (waiters re-check: archived, locked)
         self.guild.fake.gateway.dispatch_nowait("THREAD_UPDATE", self.payload())
 
     def __repr__(self) -> str:

@@ -27,7 +27,7 @@ from bot.process.budget import Budget
 from bot.process.clicks import Clickable, Clicks
 from bot.process.logs import ContextTree, follow_games
 from bot.process.settings import Settings
-from bot.sessions.guild_settings import IMAGES_SETTING
+from bot.sessions.guild_settings import IMAGES_SETTING, THREADS_SETTING
 from bot.sessions.restore import restore_sessions, resume
 from bot.store.sqlite import Store
 from bot.words.command_i18n import command_payloads
@@ -121,7 +121,8 @@ class LamaBot(commands.AutoShardedBot):
         # no other process may serve our shards' sessions while we do (bot/store/leases.py)
         await self.leases.acquire(self.shard_plan)
         self._lease_watch = asyncio.create_task(self._close_when_lease_lost(), name="lama-lease")
-        await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING)
+        await self.sessions.guild_settings.load(LANGUAGE_SETTING, IMAGES_SETTING,
+                                               THREADS_SETTING)
         await self.sessions.dm_prefs.load()  # who opted in to DMs (bot/sessions/user_prefs.py)
         for extension in wiring.names:
             await self.load_extension(extension)

@@ -136,7 +136,7 @@ async def live(request: web.Request) -> web.WebSocketResponse:
 def meta(world: World) -> dict[str, Any]:
     return {"type": "meta", "members": [world.member_json(m) for m in world.members],
             "names": world.mention_names(), "language": world.language,
-            "commands": world.commands}
+            "commands": world.commands, "channels": world.channels_json()}
 
 
 async def send_changes(world: World, ws: web.WebSocketResponse, accept: str | None) -> None:
@@ -148,7 +148,7 @@ async def send_changes(world: World, ws: web.WebSocketResponse, accept: str | No
     while not ws.closed:
         with contextlib.suppress(WaitTimeout):
             await world.fake.notifier.wait_for(news(world, seen, last), 30, "changes")
-        changed = {m.id: m for _, m in events[seen:] if m.channel is world.channel}
+        changed = {m.id: m for _, m in events[seen:] if world.shows(m.channel)}
         seen = len(events)
         for msg in changed.values():
             await ws.send_json({"type": "message", "message": world.message_json(msg)},
@@ -210,7 +210,7 @@ def read_object(raw: bytes) -> dict[str, Any] | None:
 async def slash(world: World, body: dict[str, Any]) -> dict[str, Any]:
     member = world.member(body.get("member"))
     command, options = parse(str(body.get("text", "")), world.commands, world.members)
-    result = await member.slash(world.channel, command, **options)
+    result = await member.slash(world.channel_of(body.get("channel")), command, **options)
     return {"modal": result.modal is not None}
 
 

@@ -69,9 +69,34 @@ class World:
             msg = self.fake.messages[int(str(message_id))]
         except (KeyError, ValueError):
             raise SandboxError(N_("That message is gone.")) from None
-        if msg.deleted or msg.channel is not self.channel:
+        if msg.deleted or not self.shows(msg.channel):
             raise SandboxError(N_("That message is gone."))
         return msg
+
+    # --- the channel and its threads (a game per thread: cogs/threads.py) ------------------
+    def threads(self) -> list[TextChannel]:
+        """The threads of #lama (a game's, once the server plays in threads)."""
+        return [t for t in self.guild.threads
+                if getattr(t, "parent", None) is self.channel and not t.deleted]
+
+    def shows(self, channel: TextChannel) -> bool:
+        """Whether the page shows ``channel``: #lama or one of its threads."""
+        return channel is self.channel or channel in self.threads()
+
+    def channel_of(self, channel_id: object) -> TextChannel:
+        """The channel the page sends to: #lama (no id given) or one of its threads."""
+        if channel_id in (None, "", str(self.channel.id)):
+            return self.channel
+        for thread in self.threads():
+            if str(thread.id) == str(channel_id):
+                return thread
+        raise SandboxError(N_("That thread is gone."))
+
+    def channels_json(self) -> list[dict[str, Any]]:
+        """The channels the member can switch between: #lama, then its threads."""
+        return [{"id": str(c.id), "name": c.name, "thread": c is not self.channel,
+                 "archived": bool(getattr(c, "archived", False))}
+                for c in (self.channel, *self.threads())]
 
     @property
     def commands(self) -> list[dict[str, Any]]:
@@ -89,8 +114,9 @@ class World:
             "names": self.mention_names(),
             "language": self.language,
             "commands": self.commands,
+            "channels": self.channels_json(),
             "messages": [self.message_json(m) for m in self.fake.messages.values()
-                         if m.channel is self.channel and not m.deleted],
+                         if self.shows(m.channel) and not m.deleted],
         }
 
     def member_json(self, member: Member) -> dict[str, Any]:
@@ -100,6 +126,7 @@ class World:
         """One message as the page needs it; ``to`` is the member an ephemeral is for."""
         return {
             "id": str(msg.id),
+            "channel": str(msg.channel.id),
             "to": str(msg.ephemeral_to.id) if msg.ephemeral_to is not None else None,
             "author": msg.author.name,
             "bot": msg.author.bot,

@@ -9,12 +9,15 @@ a stale value. One process owns a database, so no other writer can change it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
+from bot.sessions.state import Pace
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
 
 IMAGES_SETTING = "images"  # "off": no pictures in this server's messages (cogs.pictures)
+THREADS_SETTING = "threads"  # "on": each game is played in a thread of its own (cogs.threads)
 
 
 class GuildSettings:
@@ -44,3 +47,12 @@ class GuildSettings:
         """Store ``value``, then use it from now on."""
         await self._store.set_guild_setting(guild_id, key, value)
         self._values.setdefault(key, {})[guild_id] = value
+
+
+def plays_in_thread(options: Mapping[str, object], settings: GuildSettings,
+                    guild_id: int | None, pace: Pace | None = None) -> bool:
+    """Whether a game with these ``options`` and ``pace`` moves to a thread of its own when
+    it starts. The one place that decides it: a relaxed game always does (it lasts days: its
+    channel must not wait for it); a live one when the server's ``threads`` setting is on
+    (off by default)."""
+    return pace is Pace.RELAXED or settings.get(guild_id, THREADS_SETTING) == "on"

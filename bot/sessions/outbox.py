@@ -171,26 +171,35 @@ class Outbox:
         return items
 
     def committed(
-        self, session: Owing | None, channel_id: int, items: Iterable[Owed], *, end: bool = False
+        self, session: Owing | None, channel_id: int, items: Iterable[Owed], *, end: bool = False,
+        moved_from: int | None = None,
     ) -> None:
-        """``items`` are in the store now: queue them (state items replace their older self).
+        """``items`` are in the store now: queue them (state items replace their older self),
+        each in its own channel's queue (a game in a thread owes its parent channel a few).
 
         ``end``: the session ended; the state items owed before are void (as in the store).
+        ``moved_from``: the session left that channel (for its thread): the same there.
         """
         queue = self._queues.setdefault(channel_id, [])
         if end:
             queue[:] = [q for q in queue if q.kind != STATE]
+        if moved_from is not None:
+            left = self._queues.get(moved_from, [])
+            left[:] = [q for q in left if q.kind != STATE or q is self._in_flight.get(moved_from)]
         for item in items:
+            target = queue if item.channel_id == channel_id else self._queues.setdefault(
+                item.channel_id, [])
             if item.kind == STATE:
-                queue[:] = [q for q in queue if not (q.kind == STATE and q.key == item.key)]
-            queue.append(item)
+                target[:] = [q for q in target if not (q.kind == STATE and q.key == item.key)]
+            target.append(item)
         if session is not None:
             self._sessions[channel_id] = session
 
-    def claim(self, channel_id: int, key: str) -> Owed | None:
-        """Take the owed state item ``key`` to deliver it through an interaction's answer."""
+    def claim(self, channel_id: int, key: str, kind: str = STATE) -> Owed | None:
+        """Take the owed item ``key`` (a state; or the event of ``kind``) to deliver it
+        through an interaction's answer."""
         queue = self._queues.get(channel_id, [])
-        item = next((q for q in queue if q.kind == STATE and q.key == key), None)
+        item = next((q for q in queue if q.kind == kind and q.key == key), None)
         if item is not None:
             queue.remove(item)
         return item

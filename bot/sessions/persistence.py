@@ -57,6 +57,8 @@ class Persistence:
         started_at: float
         lobby_message_id: int | None
         table_message_id: int | None
+        parent_id: int | None
+        moving_from: int | None
         pending: list[Change]
         recent: list[Event]
         timers: TimerState
@@ -83,8 +85,8 @@ class Persistence:
     ) -> None:
         """Commit the session as it is now (the caller holds the lock); ``owe``: with the
         messages the change owes (a shutdown's checkpoint owes none)."""
-        write = Write(self.guild_id, self.channel_id)
-        if snapshot or self.status is Status.LOBBY:
+        write = Write(self.guild_id, self.channel_id, moved_from=self.moving_from)
+        if snapshot or self.status is Status.LOBBY or self.moving_from is not None:
             write.snapshot = self.snapshot()
         else:
             write.move = {"seat": move[0], "action": move[1], "meta": self._meta()}
@@ -102,7 +104,9 @@ class Persistence:
                       self.channel_id, exc_info=error)
             await self._reload()
             raise SaveFailed() from error
-        outbox.committed(self, self.channel_id, write.owed, end=write.end)
+        outbox.committed(self, self.channel_id, write.owed, end=write.end,
+                         moved_from=write.moved_from)
+        self.moving_from = None
 
     async def _reload(self) -> None:
         """Make memory what the store holds (after a failed commit)."""
@@ -118,7 +122,7 @@ class Persistence:
             return
         stored = type(self).restore(self.sessions, data)
         for name in ("seats", "status", "game", "version", "players", "timers", "game_id",
-                     "lobby_message_id", "table_message_id", "started_at"):
+                     "lobby_message_id", "table_message_id", "started_at", "parent_id"):
             setattr(self, name, getattr(stored, name))
         self.recent = []
         self.note_public(public_history(self))
@@ -150,6 +154,7 @@ class Persistence:
                 for s in self.seats
             ],
             "started_at": self.started_at,
+            **({"parent_id": self.parent_id} if self.parent_id is not None else {}),
             "pace": self.pace.value,
         }
 
@@ -193,6 +198,7 @@ class Persistence:
             lobby_message_id=data.get("lobby_message_id"),
             table_message_id=data.get("table_message_id"),
             timers=TimerState.from_dict(data.get("timers")),
+            parent_id=data.get("parent_id"),  # (a game in a thread: the channel it left)
             pace=Pace(data.get("pace", Pace.LIVE.value)),
         )
         if data.get("record") is not None:

@@ -23,7 +23,15 @@ from typing import Protocol
 
 from bot.common.clock import Clock, SystemClock
 from bot.sessions.ai_players import Player, make_player
-from bot.sessions.errors import BotError, NoGame, NotAllowed, NotAMove, NotSeated, StaleButton
+from bot.sessions.errors import (
+    BotError,
+    NoGame,
+    NotAllowed,
+    NotAMove,
+    NotSeated,
+    SaveFailed,
+    StaleButton,
+)
 from bot.sessions.guild_settings import GuildSettings
 from bot.sessions.outbox import Outbox, Write
 from bot.sessions.persistence import Persistence
@@ -82,6 +90,9 @@ class Session(Seating, Persistence):
                                                  compare=False)
     _views_of: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
+    parent_id: int | None = None  # a game in its own thread: the channel its lobby was in
+    moving_from: int | None = None  # the channel it is leaving (until that change is saved)
+    no_thread: bool = False  # it should have moved to a thread, the bot may not make one
     timers: TimerState = field(default_factory=TimerState)  # bot/sessions/state.py; saved
     pace: Pace = Pace.LIVE  # live or relaxed (bot/policies/relaxed.py); saved with the game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -134,7 +145,10 @@ class Session(Seating, Persistence):
         return self.seats[self.game.to_act].user_id
 
     # ---- lobby (the seating: bot/sessions/seating.py) -------------------------------
-    async def start(self, user_id: int) -> None:
+    async def start(self, user_id: int, home: Home | None = None) -> None:
+        """Start the game; ``home``, once the start is allowed, makes the thread it is played
+        in (None: in this channel, as is), awaited in the lock: nothing else changes the lobby
+        meanwhile. The game leaves the channel in the same commit (:meth:`Sessions.move`)."""
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
@@ -142,13 +156,23 @@ class Session(Seating, Persistence):
                 raise NotAllowed(N_("You left this lobby: join it again to start the game."))
             if not 2 <= len(self.seats) <= MAX_SEATS:
                 raise BotError(N_("A game needs 2 to 6 players; {n} seated."), n=len(self.seats))
+            thread = await home(self) if home is not None else None
             names = [s.name for s in self.seats]
             self.game = Game(self.variant, names, self.options, seed=self.seed)
             self._make_players()
             self.status = Status.PLAYING
             self.started_at = time.time()
             self.pending.append(Change(list(self.game.opening_events)))
-            await self._changed(snapshot=True)
+            if thread is not None:
+                self.sessions.move(self, thread)
+            try:
+                await self._changed(snapshot=True)
+            except SaveFailed:
+                if self.moving_from is not None:  # back in its channel, as the store holds it
+                    self.channel_id, self.parent_id = self.moving_from, None
+                    self.moving_from = None
+                    await self._reload()
+                raise
 
     # ---- play ------------------------------------------------------------
     async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
@@ -248,6 +272,10 @@ class Session(Seating, Persistence):
             for i, s in enumerate(self.seats)
             if s.is_ai
         }
+
+
+Home = Callable[[Session], Awaitable[int | None]]
+"""Makes the thread a starting game is played in (its id; None: the channel, as is)."""
 
 
 class AiTurns(Protocol):
@@ -390,6 +418,23 @@ class Sessions:
             raise
         return session
 
+    def move(self, session: Session, thread_id: int) -> None:
+        """``session``'s game goes to its thread (lock held; saved by the caller's next
+        commit, which frees the channel in the store too): the channel is free at once."""
+        old = session.channel_id
+        if self._by_channel.get(old) is session:
+            del self._by_channel[old]
+        self.ai.cancel(old)
+        self.timers.cancel(old)  # (its lobby's expiry; the game's timers follow the thread)
+        session.moving_from = session.parent_id = old
+        session.channel_id = thread_id
+        self._by_channel[thread_id] = session
+
+    def moved_from(self, channel_id: int, short_id: str) -> Session | None:
+        """The game drawn as ``short_id`` that left ``channel_id`` for its thread, if it runs."""
+        return next((s for s in self._by_channel.values()
+                     if s.parent_id == channel_id and s.short_id == short_id), None)
+
     def adopt(self, session: Session) -> None:
         """Serve a session rebuilt from the store (bot.restore, at start-up)."""
         self._by_channel.setdefault(session.channel_id, session)
@@ -421,6 +466,8 @@ class Sessions:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
+        if session.parent_id is not None and self.outbox.pending(session.parent_id):
+            self.outbox.kick(session.parent_id)  # (what a game in a thread owes its channel)
         if wait:
             await self.outbox.deliver(session.channel_id)
         else:

@@ -28,7 +28,8 @@ def derived_nonce(nonce: str, tag: str) -> str:
 
 @dataclass
 class Owed:
-    """One message a committed change owes a channel."""
+    """One message a committed change owes a channel (``channel_id``: usually the session's
+    own; a game in a thread also owes its parent channel a few)."""
 
     guild_id: int
     channel_id: int
@@ -53,4 +54,6 @@ class Write:
     move: dict[str, Any] | None = None  # one appended row: seat, action, meta
     finish: dict[str, Any] | None = None  # game, results, reason: kept in games/results
     end: bool = False  # the session ends: its row, move rows and owed state items go
+    moved_from: int | None = None  # the session left this channel (its game went to a
+    # thread): that channel's row, move rows and owed state items go; ``channel_id`` holds it
     owed: list[Owed] = field(default_factory=list)

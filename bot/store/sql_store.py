@@ -77,6 +77,12 @@ class SqlStore:
     async def _write(self, sql: Sql, change: Write, notes: Notes) -> None:
         g, c = change.guild_id, change.channel_id
         await _write_notes(sql, notes)
+        if change.moved_from is not None:  # (a game moved to its thread: the channel is free)
+            for table in ("sessions", "moves"):
+                await sql.run(f"DELETE FROM {table} WHERE guild_id = ? AND channel_id = ?",
+                              g, change.moved_from)
+            await sql.run("DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? AND kind = ?",
+                          g, change.moved_from, STATE)
         if change.snapshot is not None:
             snap = change.snapshot
             await sql.run(
@@ -102,14 +108,16 @@ class SqlStore:
             await sql.run("DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? AND kind = ?",
                           g, c, STATE)
         for item in change.owed:
+            where = item.channel_id  # (the session's channel, or a thread game's parent)
             if item.kind == STATE:  # the latest replaces the older (unless being shown)
                 await sql.run(
                     "DELETE FROM outbox WHERE guild_id = ? AND channel_id = ? AND kind = ? "
-                    f"AND key = ? AND id {sql.distinct} ?", g, c, STATE, item.key, item.spare)
+                    f"AND key = ? AND id {sql.distinct} ?", g, where, STATE, item.key,
+                    item.spare)
             item.id = await sql.insert(
                 "INSERT INTO outbox (guild_id, channel_id, kind, key, version, body, nonce) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                g, c, item.kind, item.key, item.version, json.dumps(item.body), item.nonce)
+                g, where, item.kind, item.key, item.version, json.dumps(item.body), item.nonce)
 
     def note_delivered(self, item: Owed) -> None:
         """``item`` was shown; the mark is committed with the next write or flush."""
@@ -345,7 +353,9 @@ async def finish(
     results: list[SeatResult] | None, reason: str | None = None,
 ) -> None:
     """The game's row and its human seats' results (inside the caller's transaction), then
-    its ratings (once: bot/store/ladder_queries.py)."""
+    its ratings (once: bot/store/ladder_queries.py). A game played in a thread is kept under
+    the channel it was opened in (``parent_id``: its Rematch opens a lobby there)."""
+    channel_id = int(game.get("parent_id") or channel_id)
     status = "abandoned" if results is None else "finished"
     reason = reason or (END_STOPPED if results is None else END_FINISHED)
     await sql.run(  # an upsert: storing a game again keeps its ``rated`` mark

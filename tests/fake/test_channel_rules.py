@@ -95,6 +95,41 @@ async def test_thread_types_and_a_thread_from_a_message(env: Env) -> None:
     assert nested.code == 50024
 
 
+async def test_a_thread_from_a_message_marks_it_opens_with_a_starter_and_keeps_members(
+    env: Env,
+) -> None:
+    made = await env.call("POST", "/channels/{channel}/messages/{message}/threads",
+                          {"name": "game", "auto_archive_duration": 10080})
+    assert made.status == 201 and made.body["thread_metadata"]["auto_archive_duration"] == 10080
+    got = await env.call("GET", "/channels/{channel}/messages/{message}")
+    assert got.body["thread"]["id"] == str(env.message.id)
+    assert got.body["flags"] & (1 << 5), "Has Thread"
+    thread = env.guild.threads[-1]
+    [starter] = thread.messages
+    assert starter.type == 21
+    assert starter.payload()["message_reference"]["message_id"] == str(env.message.id)
+    member = env.guild.members[0]
+    posted = await env.call("POST", f"/channels/{thread.id}/messages",
+                            {"content": f"<@{member.id}> your turn"})
+    assert posted.status == 200
+    listed = await env.call("GET", f"/channels/{thread.id}/thread-members")
+    ids = {int(m["user_id"]) for m in listed.body}
+    assert {env.fake.bot_user.id, member.id} <= ids, "the poster and the mentioned joined"
+    joined = await env.call("PUT", f"/channels/{thread.id}/thread-members/@me")
+    assert joined.status == 204
+
+
+async def test_a_locked_thread_refuses_posts_and_a_deleted_one_is_gone(env: Env) -> None:
+    thread = env.thread
+    await thread.lock()
+    assert thread.locked and not thread.archived
+    refused = await env.call("POST", "/channels/{thread}/messages", {"content": "x"})
+    assert (refused.status, refused.code) == (400, 160005)
+    await thread.delete()
+    gone = await env.call("POST", "/channels/{thread}/messages", {"content": "x"})
+    assert (gone.status, gone.code) == (404, 10003)
+
+
 async def test_edits_in_an_archived_thread_are_refused(env: Env) -> None:
     msg = env.bot_message(env.thread, "live")
     env.message = msg

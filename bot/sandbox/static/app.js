@@ -5,6 +5,7 @@
 const state = {
   me: sessionStorage.getItem("lama-sandbox-me"),
   members: [], names: {}, messages: new Map(), commands: [], language: "auto", texts: {},
+  channels: [], channel: null,  // #lama and its threads (a game each); the one shown
 };
 const $ = (id) => document.getElementById(id);
 
@@ -81,6 +82,7 @@ function receive(data) {
     state.messages.set(data.message.id, data.message);
   }
   if (data.type === "snapshot" || data.type === "meta") {
+    receiveChannels(data.channels || []);
     state.members = data.members;
     state.names = data.names;
     state.language = data.language;
@@ -135,13 +137,46 @@ function draw() {
   const box = $("messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const visible = [...state.messages.values()]
-    .filter((m) => !m.deleted && (m.to === null || m.to === state.me))
+    .filter((m) => !m.deleted && (m.to === null || m.to === state.me)
+      && (!m.channel || m.channel === state.channel))
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
   box.replaceChildren(...visible.map(drawMessage));
   if (atBottom) box.scrollTop = box.scrollHeight;
   const me = state.members.find((m) => m.id === state.me);
-  $("slash").placeholder = t("composer", { channel: $("channel-name").textContent,
+  $("slash").placeholder = t("composer", { channel: shownChannelName(),
     name: me ? me.name : "…" });
+}
+
+// --- the channel and its threads: each thread is a channel of its own ---------------------
+function receiveChannels(channels) {
+  state.channels = channels;
+  if (!channels.some((c) => c.id === state.channel)) state.channel = channels.length
+    ? channels[0].id : null;
+  drawChannels();
+}
+
+function shownChannelName() {
+  const shown = state.channels.find((c) => c.id === state.channel);
+  return shown ? shown.name : $("channel-name").textContent;
+}
+
+function drawChannels() {
+  const main = document.querySelector(".channel-link");
+  main.classList.toggle("shown", !state.channels.length || state.channel === state.channels[0].id);
+  main.onclick = () => { if (state.channels.length) showChannel(state.channels[0].id); };
+  $("threads").replaceChildren(...state.channels.filter((c) => c.thread).map((c) => {
+    const item = el("li", "thread-link" + (c.id === state.channel ? " shown" : "")
+      + (c.archived ? " archived" : ""), "🧵 " + c.name);
+    item.onclick = () => showChannel(c.id);
+    return item;
+  }));
+  $("topbar-channel").textContent = shownChannelName();
+}
+
+function showChannel(id) {
+  state.channel = id;
+  drawChannels();
+  draw();
 }
 
 function drawMembers() {
