@@ -68,7 +68,7 @@ def current(channel: TextChannel) -> Turn | None:
     table = next((m for m in reversed(messages) if is_table(m)), None)
     if table is None:
         return None
-    match = MENTION.search(table.content or "")
+    match = MENTION.search(table.text)
     return Turn(table, (table.id, table.edits), int(match[1]) if match else None)
 
 
