@@ -15,7 +15,9 @@ its id, so the buttons, the one-table-per-round rule and the hour-old rule are u
 
 Discord's limits, and what gives way first when a message would pass them (never reached
 by today's messages: the most crowded, a Kadabra hand with every play, the give-a-chip menu,
-Draw and Quit, counts 35 of the 40 components; tests/bot/test_layout.py):
+Draw and Quit, counts 27 of the 40 components and about 600 of the 4,000 characters in any
+of the five languages, tests/bot/test_layout.py; a hand keeps at most five rows of buttons,
+cogs/hand_view.py, so no hand passes 34):
 
 - 40 components, nested ones counted: first the divider goes, then the sections are merged
   into the body's text display, then the picture (the text says everything it shows); the
