@@ -8,14 +8,14 @@ from fakediscord import EMBED_LINKS, SEND_MESSAGES
 from tests.bot.conftest import World
 
 
-@pytest.mark.parametrize("denied", [SEND_MESSAGES, EMBED_LINKS])
+@pytest.mark.parametrize("denied", [SEND_MESSAGES])
 async def test_start_where_the_bot_cannot_post_is_refused_clearly(
     world: World, denied: int
 ) -> None:
     await world.table.set_permissions(world.guild.me, deny=denied)
     reply = await world.ana.slash(world.table, "lama start")
     assert reply.ephemeral and reply.message is not None
-    assert "Send Messages and Embed Links" in reply.message.text
+    assert "View Channel and Send Messages permissions" in reply.message.text
     assert await world.bot.store.sessions(world.guild.id) == []
     assert world.bot.sessions.get(world.table.id) is None
 
