@@ -128,13 +128,18 @@ def layout(content: str | None, embed: dict[str, Any] | None,
             card["accent_color"] = embed["color"]
         return ([text(top)] if top else []) + [card]
 
+    def counted(built: list[dict[str, Any]]) -> int:  # (= count(built), without a walk:
+        # the container holds leaves and rows, rows hold leaves)
+        return (len(built) + len(built[-1]["components"])
+                + sum(len(row["components"]) for row in rows))
+
     built = build()
     for give in ("divider", "fields", "image"):  # what gives way first
-        if count(built) <= MAX_COMPONENTS:
+        if counted(built) <= MAX_COMPONENTS:
             return built
         parts[give] = False
         built = build()
-    while count(built) > MAX_COMPONENTS and len(rows) > 1:
+    while counted(built) > MAX_COMPONENTS and len(rows) > 1:
         del rows[-2]  # (the last row, Quit's, stays)
         built = build()
     return built
