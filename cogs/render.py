@@ -107,7 +107,8 @@ class Payload:
         (a note, a ping) stays as it is."""
         if self.embed is None:
             return None
-        return Layout(layout(self.content, self.embed.to_dict(), rows_of(self.view)))
+        return Layout(layout(self.content, self.embed.to_dict(), rows_of(self.view),
+                             [f.filename for f in self.files if f.filename]))
 
     def _common(self, edit: bool) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
