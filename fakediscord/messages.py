@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -257,9 +256,7 @@ class Message:
                 for a in body["attachments"] or []
                 if isinstance(a, dict) and ("url" in a or str(a.get("id")) in kept)
             ]
-        if self.v2:
-            if "components" in body:  # numbered and unfurled apart from the request's body
-                self.component_dicts = copy.deepcopy(self.component_dicts)
+        if self.v2:  # (in place: the routes lint a request's body before it is stored)
             number_components(self.component_dicts)
             self._unfurl()
 
