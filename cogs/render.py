@@ -1,4 +1,5 @@
-"""Player views → message payloads (embeds and components). Never the full game state."""
+"""Player views → message payloads (what a message says, and its buttons; laid out as
+Components V2 in one place, cogs/layout.py). Never the full game state."""
 
 from __future__ import annotations
 
