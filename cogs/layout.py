@@ -39,7 +39,6 @@ MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 TEXT, CONTAINER, ROW, GALLERY, FILE, SEPARATOR = 10, 17, 1, 12, 13, 14  # component types
 SCHEME = "attachment://"
-DIVIDER = {"type": SEPARATOR, "divider": True, "spacing": 1}
 
 
 class Layout:
@@ -131,7 +130,7 @@ def layout(content: str | None, embed: dict[str, Any] | None,
         if small:
             inner.append(text(small))
         if rows and parts["divider"]:
-            inner.append(dict(DIVIDER))
+            inner.append({"type": SEPARATOR, "divider": True, "spacing": 1})
         inner += rows
         card: dict[str, Any] = {"type": CONTAINER, "components": inner}
         if embed.get("color") is not None:
