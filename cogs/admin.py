@@ -33,7 +33,7 @@ from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import PACES, VARIANTS, lobby_payload, require_pace
 from cogs.pictures import images_on
-from cogs.render import COLOUR
+from cogs.render import COLOUR, Payload
 from cogs.replies import user_tr
 from cogs.rules_text import rules_paragraphs
 from game import find_rules
@@ -208,7 +208,7 @@ class Admin(commands.Cog):
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         try:
             await channel.get_partial_message(session.lobby_message_id or 0).edit(
-                **payload.kwargs()
+                **payload.kwargs(edit=True)
             )
         except discord.HTTPException:
             log.info("could not close the lobby %s", session.lobby_message_id)
@@ -220,7 +220,7 @@ class Admin(commands.Cog):
         tr = user_tr(interaction)
         embed = discord.Embed(title=tr(find_rules(variant).title), colour=COLOUR)
         embed.description = "\n\n".join(rules_paragraphs(tr, variant))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **Payload(embed=embed).kwargs())
 
 
 async def setup(bot: LamaBot) -> None:

@@ -223,7 +223,7 @@ class Lobby(commands.Cog):
         else:
             item = outbox.claim(channel_id, "lobby")  # the answer shows it
         try:
-            await update_message(interaction, **payload.kwargs())
+            await update_message(interaction, **payload.kwargs(edit=True))
         except discord.HTTPException:
             if item is not None:
                 outbox.give_back(item)

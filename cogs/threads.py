@@ -169,7 +169,7 @@ async def deliver_event(bot: LamaBot, item: Owed, payload: Payload) -> int | Non
     message_id = int(item.body["message_id"])
     channel = bot.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
     try:
-        await channel.get_partial_message(message_id).edit(**payload.kwargs())
+        await channel.get_partial_message(message_id).edit(**payload.kwargs(edit=True))
     except discord.NotFound:
         log.info("the lobby %s that moved to a thread is gone", message_id)
     return message_id

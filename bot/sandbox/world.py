@@ -135,10 +135,8 @@ class World:
             "deleted": msg.deleted,
             "loading": msg.loading,
             "used": self._used(msg),
-            "content": msg.content,
             "attachments": self._attachments(msg),
-            "embeds": [_embed_json(e, self._attachments(msg)) for e in msg.embed_dicts],
-            "rows": [_row_json(row) for row in msg.component_dicts],
+            **_shown(msg, self._attachments(msg)),
         }
 
     def _attachments(self, msg: Message) -> list[dict[str, Any]]:
@@ -169,6 +167,40 @@ class World:
             names.append(options[0]["name"])
             options = options[0].get("options") or []
         return {"user": meta["user"]["username"], "command": "/" + " ".join(names)}
+
+
+def _shown(msg: Message, files: list[dict[str, Any]]) -> dict[str, Any]:
+    """Its content, embeds and action rows; a Components V2 message (cogs/layout.py: text
+    above one container of title and body, sections, picture, small footer, rows) drawn
+    the same way until the page draws V2 itself."""
+    if not msg.v2:
+        return {"content": msg.content,
+                "embeds": [_embed_json(e, files) for e in msg.embed_dicts],
+                "rows": [_row_json(row) for row in msg.component_dicts]}
+    content: list[str] = []
+    embeds: list[dict[str, Any]] = []
+    for top in msg.component_dicts:
+        if top.get("type") == 10:
+            content.append(str(top.get("content", "")))
+        elif top.get("type") == 17:
+            texts = [str(c.get("content", "")) for c in top.get("components") or []
+                     if c.get("type") == 10]
+            footer = texts.pop() if texts and texts[-1].startswith("-# ") else None
+            head = texts.pop(0) if texts else ""
+            title, _, description = (head[4:].partition("\n") if head.startswith("### ")
+                                     else ("", "", head))
+            image = next((item["media"] for c in top.get("components") or []
+                          if c.get("type") == 12 for item in c.get("items") or []), {})
+            embeds.append(_embed_json({
+                "title": title or None, "description": description or None,
+                "color": top.get("accent_color"), "image": image,
+                "footer": {"text": re.sub(r"\\(.)", r"\1", footer.replace("\n-# ", "\n")[3:])}
+                if footer else None,
+                "fields": [dict(zip(("name", "value"), t.removeprefix("**").split("**\n", 1),
+                                    strict=False)) for t in texts]}, files))
+    rows = [c for c in walk_components(msg.component_dicts) if c.get("type") == 1]
+    return {"content": "\n".join(content), "embeds": embeds,
+            "rows": [_row_json(row) for row in rows]}
 
 
 def _embed_json(data: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any]:

@@ -102,8 +102,9 @@ def latin_digits(text: str, names: set[str] = frozenset()) -> list[str]:  # type
 
 
 def french_spacing(text: str) -> list[str]:
-    """Places in ``text`` where French wants a narrow no-break space and has none."""
-    bare = MARKUP.sub(" ", text)
+    """Places in ``text`` where French wants a narrow no-break space and has none (as the
+    reader sees it: a backslash before ASCII punctuation shows that mark alone)."""
+    bare = MARKUP.sub(" ", re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text))
     faults = []
     for match in FRENCH_MARKS.finditer(bare):
         if match["mark"]:

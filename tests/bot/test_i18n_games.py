@@ -115,7 +115,8 @@ def seen(fake: FakeDiscord) -> list[str]:
     ] + [  # messages sent with a file (multipart: their JSON is not in the log)
         text
         for message in fake.messages.values() if message.attachments
-        for text in _texts({k: message.payload()[k] for k in ("content", "embeds")})
+        for text in _texts({k: message.payload()[k] for k in ("content", "embeds",
+                                                                   "components")})
     ]
 
 
@@ -201,7 +202,7 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
         if over:
             return
         last = stamp
-        match = MENTION.search(current.content or "") if current else None
+        match = MENTION.search(current.text) if current else None
         if current is None or match is None:
             continue
         member = by_id[int(match[1])]
