@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 from fakediscord.fake import TIMEOUT_VARIABLE
 from tests import forkserver
@@ -141,3 +142,16 @@ def require_chromium() -> None:
             "(as root: apt-get update && apt-get install -y chromium; bash scripts/test "
             "does it when run as root).", pytrace=False,
         )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One Chromium for a module's tests (each opens its own page): a launch is ~1 s of
+    CPU. Torn down before a test of another module runs, as module fixtures are."""
+    require_chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()

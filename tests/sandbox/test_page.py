@@ -6,20 +6,13 @@ docs' come from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's tempo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.bot.helpers import screenshots
-from tests.sandbox.conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    Sandbox,
-    require_chromium,
-    stopped_cleanly,
-)
+from tests.sandbox.conftest import Sandbox, stopped_cleanly
 
 pytestmark = pytest.mark.slow  # a real browser, and a sandbox process per test
 
@@ -27,19 +20,6 @@ WAIT_MS = 20_000
 TABLE = 'article:has(button[data-custom-id^="lama:v2:hand:"])'
 FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
 ACTIONS = 'button[data-custom-id^="lama:v2:act:"]:enabled'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the module's tests (each opens its own page): a launch is ~1 s of
-    CPU. Torn down before a test of another module runs, as module fixtures are."""
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def play_as(page: Page, name: str) -> None:
@@ -100,6 +80,7 @@ def open_hand(page: Page) -> Locator:
     expect(page.locator("article.ephemeral")).to_have_count(count + 1, timeout=WAIT_MS)
     hand = page.locator("article.ephemeral").last
     expect(hand.locator(".only-you")).to_have_text("👁 Only you can see this")
+    expect(hand.locator(".dismiss")).to_have_text("Dismiss message")
     return hand
 
 

@@ -5,6 +5,8 @@
 const state = {
   me: sessionStorage.getItem("lama-sandbox-me"),
   members: [], names: {}, messages: new Map(), commands: [], language: "auto", texts: {},
+  drawn: new Map(), generation: 0, stick: true,
+  dismissed: new Set(JSON.parse(sessionStorage.getItem("lama-sandbox-dismissed") || "[]")),
 };
 const $ = (id) => document.getElementById(id);
 
@@ -38,7 +40,8 @@ function drawTexts() {
     .forEach((node) => { node.setAttribute("aria-label", t(node.dataset.tAria)); });
   const admin = state.members.find((m) => m.admin);
   $("language-hint").replaceChildren(...tNodes("language_hint", {
-    command: el("code", "", "/lama config language"), name: el("b", "", admin ? admin.name : ""),
+    command: isolated(el("code", "", "/lama config language")),
+    name: isolated(el("b", "", admin ? admin.name : "")),
   }));
 }
 
@@ -86,6 +89,7 @@ function receive(data) {
     state.language = data.language;
     state.commands = data.commands;
     state.texts = data.texts;
+    state.generation += 1;  // names and words may have changed: draw every message anew
     drawTexts();
     if (!data.members.some((m) => m.id === state.me)) state.me = data.members[0].id;
     drawLanguages();
@@ -93,55 +97,43 @@ function receive(data) {
   draw();
 }
 
-// --- markdown subset, built from text nodes ------------------------------------------------
-const TOKEN = /(\*\*[^*\n]+\*\*|__[^_\n]+__|~~[^~\n]+~~|`[^`\n]+`|\*[^*\s][^*\n]*\*|<@!?\d+>)/;
-
-function inline(parent, text) {
-  for (const part of text.split(TOKEN)) {
-    if (!part) continue;
-    const mention = /^<@!?(\d+)>$/.exec(part);
-    if (mention) {
-      parent.append(el("span", "mention", "@" + (state.names[mention[1]] || "unknown")));
-    } else if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) {
-      inline(parent.appendChild(el("strong")), part.slice(2, -2));
-    } else if (part.length > 4 && part.startsWith("__") && part.endsWith("__")) {
-      inline(parent.appendChild(el("u")), part.slice(2, -2));
-    } else if (part.length > 4 && part.startsWith("~~") && part.endsWith("~~")) {
-      inline(parent.appendChild(el("s")), part.slice(2, -2));
-    } else if (part.length > 2 && part.startsWith("`") && part.endsWith("`")) {
-      parent.append(el("code", "", part.slice(1, -1)));
-    } else if (part.length > 2 && part.startsWith("*") && part.endsWith("*")) {
-      inline(parent.appendChild(el("em")), part.slice(1, -1));
-    } else {
-      parent.append(document.createTextNode(part));
-    }
-  }
-}
-
-function markdown(cls, text) {
-  const box = el("div", cls);
-  text.split("\n").forEach((line, i) => {
-    if (i > 0) box.append(document.createTextNode("\n"));
-    if (line.startsWith("> ")) inline(box.appendChild(el("blockquote")), line.slice(2));
-    else if (line.startsWith("-# ")) inline(box.appendChild(el("span", "subtext")), line.slice(3));
-    else inline(box, line);
-  });
-  return box;
-}
-
 // --- drawing --------------------------------------------------------------------------------
 function draw() {
   drawMembers();
   const box = $("messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const visible = [...state.messages.values()]
     .filter((m) => !m.deleted && (m.to === null || m.to === state.me))
+    .filter((m) => !state.dismissed.has(m.id))
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  box.replaceChildren(...visible.map(drawMessage));
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  const before = new Set([...box.children].map((node) => node.dataset.id));
+  // a message unchanged keeps its element: its pictures stay loaded, nothing jumps
+  const nodes = visible.map((m) => {
+    const key = `${state.generation}:${state.me}`;
+    const drawn = state.drawn.get(m.id);
+    if (drawn && drawn.msg === m && drawn.key === key) return drawn.node;
+    const node = drawMessage(m);
+    state.drawn.set(m.id, { msg: m, key, node });
+    return node;
+  });
+  box.replaceChildren(...nodes);
+  // what this member just asked for (a hand, an answer) is shown even when scrolled up
+  const mine = visible.some((m) => m.to === state.me && !before.has(m.id));
+  if (state.stick || mine) scrollToEnd();
   const me = state.members.find((m) => m.id === state.me);
-  $("slash").placeholder = t("composer", { channel: $("channel-name").textContent,
-    name: me ? me.name : "…" });
+  const iso = (text) => `\u2068${text}\u2069`;  // FSI…PDI: a name keeps its own direction
+  $("slash").placeholder = t("composer", { channel: iso($("channel-name").textContent),
+    name: iso(me ? me.name : "…") });
+}
+
+function scrollToEnd() {
+  const box = $("messages");
+  box.scrollTop = box.scrollHeight;
+  state.stick = true;
+}
+
+function stickToBottom() {
+  // a picture loaded and pushed the page: stay at the newest message if we were there
+  if (state.stick) scrollToEnd();
 }
 
 function drawMembers() {
@@ -168,15 +160,56 @@ function drawMembers() {
 }
 
 function whoseTurn() {
-  const pings = [...state.messages.values()]
+  // The table names the player to act with its turn marker (▶️ before their name). A ping
+  // or an old mention says nothing about now: only the newest table counts, and none once
+  // a game's final standings (with their Rematch button) came after it.
+  const news = [...state.messages.values()]
     .filter((m) => !m.deleted && m.to === null && m.bot)
-    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  // the newest public message that mentions someone: a ping once the player has acted is
-  // edited to a line without the mention, so look past it to the table, which names the
-  // player to act in its content
-  for (let i = pings.length - 1; i >= 0; i -= 1) {
-    const found = /<@!?(\d+)>/.exec(pings[i].content || "");
-    if (found) return found[1];
+    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
+  for (const m of news) {
+    const ids = buttonIds(m);
+    if (ids.some((id) => id.startsWith("lama:v2:rematch:"))) return null;
+    if (ids.some((id) => id.startsWith("lama:v2:hand:"))) return turnMarker(messageText(m));
+  }
+  return null;
+}
+
+function buttonIds(m) {
+  const rows = [...m.rows];
+  const walk = (c) => {
+    if (!c) return;
+    if (c.t === 1) rows.push(c.items);
+    (c.children || []).forEach(walk);
+    walk(c.accessory);
+  };
+  (m.layout || []).forEach(walk);
+  return rows.flat().map((item) => item.custom_id || "");
+}
+
+function messageText(m) {
+  const parts = [m.content || ""];
+  m.embeds.forEach((e) => parts.push(e.description || "", ...e.fields.map((f) => f.value)));
+  const walk = (c) => {
+    if (!c) return;
+    if (c.t === 10) parts.push(c.text);
+    (c.children || []).forEach(walk);
+  };
+  (m.layout || []).forEach(walk);
+  return parts.join("\n");
+}
+
+function turnMarker(text) {
+  for (const line of text.split("\n")) {
+    const at = line.indexOf("\u25b6");  // ▶ (▶️ with its variation selector)
+    if (at < 0) continue;
+    const rest = line.slice(at);
+    const mention = /<@!?(\d+)>/.exec(rest);
+    if (mention) return mention[1];
+    const bold = /\*\*(.+?)\*\*/.exec(rest);
+    if (!bold) continue;
+    const name = bold[1].replace(/[\u200e\u200f\u2066-\u2069]/g, "").replace(/\\(.)/g, "$1");
+    const member = state.members.find((mm) => mm.name === name.trim());
+    return member ? member.id : null;
   }
   return null;
 }
@@ -188,32 +221,51 @@ function drawMessage(msg) {
   box.classList.toggle("ephemeral", msg.to !== null);
   if (msg.used) {
     const used = box.appendChild(el("div", "used"));
-    used.append("↪ ", ...tNodes("used",
-      { name: el("b", "", msg.used.user), command: el("code", "", msg.used.command) }));
+    used.dir = state.texts._dir || "ltr";  // the page's own words, in the page's direction
+    used.append(el("span", "used-arrow", "↪"), " ", ...tNodes("used",
+      { name: isolated(el("b", "", msg.used.user)),
+        command: isolated(el("code", "", msg.used.command)) }));
   }
   box.append(el("span", "avatar", msg.author.slice(0, 1).toUpperCase()));
   const head = box.appendChild(el("div", "head"));
   head.append(el("span", "author", msg.author));
   if (msg.bot) head.append(el("span", "tag", "APP"));
-  head.append(el("time", "", new Date(msg.time).toLocaleTimeString()));
+  head.append(el("time", "", new Date(msg.time).toLocaleTimeString(pageLocale(),
+    { hour: "numeric", minute: "2-digit" })));
   if (msg.edited) head.append(el("span", "edited", t("edited")));
   if (msg.loading) box.append(el("div", "thinking", t("thinking", { name: msg.author })));
   if (msg.content) box.append(markdown("content", msg.content));
-  const shown = new Set(msg.embeds.flatMap((e) => [e.image, e.thumbnail]));
-  for (const file of msg.attachments.filter((f) => !shown.has(f.url))) {
+  for (const file of msg.attachments) {  // world.py left out those the embeds show
     if (file.image) {
       const img = box.appendChild(el("img", "attachment"));
       img.src = file.url;
       img.alt = file.filename;
+      img.addEventListener("load", stickToBottom);
     } else {
       const link = box.appendChild(el("a", "attachment", file.filename));
       link.href = file.url;
     }
   }
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
+  if (msg.v2) box.append(drawLayout(msg, msg.layout));
   msg.rows.forEach((row) => box.append(drawRow(msg, row)));
-  if (msg.to !== null) box.append(el("div", "only-you", "👁 " + t("only_you")));
+  if (msg.to !== null) box.append(ephemeralNote(msg));
   return box;
+}
+
+function ephemeralNote(msg) {
+  // Discord's line under an ephemeral: who sees it, and a link that hides it for good
+  const note = el("div", "ephemeral-note");
+  note.dir = state.texts._dir || "ltr";
+  const dismiss = el("button", "dismiss", t("dismiss"));
+  dismiss.type = "button";
+  dismiss.onclick = () => {
+    state.dismissed.add(msg.id);
+    sessionStorage.setItem("lama-sandbox-dismissed", JSON.stringify([...state.dismissed]));
+    draw();
+  };
+  note.append(el("span", "only-you", "👁 " + t("only_you")), el("span", "dot", " • "), dismiss);
+  return note;
 }
 
 function drawEmbed(e) {
@@ -233,6 +285,7 @@ function drawEmbed(e) {
   }
   for (const src of [e.thumbnail, e.image].filter(Boolean)) {
     const img = box.appendChild(el("img"));
+    img.addEventListener("load", stickToBottom);
     img.src = src;  // only /attachments/<id> of this sandbox (see world.py)
     img.alt = "";
   }
@@ -246,7 +299,9 @@ function drawRow(msg, row) {
     if (item.kind === "button") {
       const button = box.appendChild(el("button", `btn-${item.style}`));
       button.type = "button";
-      button.textContent = [item.emoji, item.label].filter(Boolean).join(" ");
+      button.textContent = [item.emoji, item.label, item.link ? "↗" : ""].filter(Boolean)
+        .join(" ");
+      button.dir = "auto";
       button.dataset.customId = item.custom_id || "";
       button.disabled = item.disabled || !item.custom_id;
       button.onclick = () => act(button, "/api/click", { message: msg.id, custom_id: item.custom_id });
@@ -275,18 +330,19 @@ async function act(control, path, body) {
     await post(path, { member: state.me, ...body });
   } catch (err) {
     showError(err.message);
-    control.disabled = false;
   }
+  control.disabled = false;  // (an edited message is drawn anew; this one may be kept)
 }
 
 function drawLanguages() {
   const select = $("language");
   const choices = optionDef(["lama", "config", "language"], "language")?.choices || [];
-  const wanted = choices.map((c) => c.value + c.name).join();
+  const wanted = choices.map((c) => c.value + c.name).join() + t("language_auto");
   if (select.dataset.choices !== wanted) {
     select.dataset.choices = wanted;
     select.replaceChildren(...choices.map((c) => {
-      const option = el("option", "", c.name);
+      // the languages in their own words, as language menus show them; Automatic in ours
+      const option = el("option", "", c.value === "auto" ? t("language_auto") : c.name);
       option.value = c.value;
       return option;
     }));
@@ -321,5 +377,13 @@ $("language").addEventListener("change", async () => {
     showError(err.message);
     select.value = state.language;
   }
+});
+$("messages").addEventListener("scroll", () => {
+  const box = $("messages");
+  state.stick = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+});
+$("side-toggle").addEventListener("click", () => {
+  const open = $("side").classList.toggle("open");
+  $("side-toggle").setAttribute("aria-expanded", String(open));
 });
 connect();
