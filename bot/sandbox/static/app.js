@@ -241,9 +241,8 @@ function drawMessage(msg) {
       img.src = file.url;
       img.alt = file.filename;
       img.addEventListener("load", stickToBottom);
-    } else {
-      const link = box.appendChild(el("a", "attachment", file.filename));
-      link.href = file.url;
+    } else {  // a file: its name in a box, as Discord shows one
+      box.append(drawFile({ name: file.filename, file: file.url }));
     }
   }
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
@@ -273,7 +272,7 @@ function drawEmbed(e) {
   if (e.color !== null && e.color !== undefined) {
     box.style.borderLeftColor = "#" + Number(e.color).toString(16).padStart(6, "0");
   }
-  if (e.author) box.append(el("div", "e-author", e.author));
+  if (e.author) box.append(directed(el("div", "e-author", e.author)));
   if (e.title) box.append(markdown("e-title", e.title));
   if (e.description) box.append(markdown("e-desc", e.description));
   if (e.fields.length) {
@@ -289,7 +288,7 @@ function drawEmbed(e) {
     img.src = src;  // only /attachments/<id> of this sandbox (see world.py)
     img.alt = "";
   }
-  if (e.footer) box.append(el("div", "e-footer", e.footer));
+  if (e.footer) box.append(directed(el("div", "e-footer", e.footer)));
   return box;
 }
 

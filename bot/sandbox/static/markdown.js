@@ -144,6 +144,11 @@ function direction(node) {
   return rtl > ltr ? "rtl" : ltr > 0 ? "ltr" : "auto";
 }
 
+function directed(node) {
+  node.dir = direction(node);
+  return node;
+}
+
 function quoteBox(box) {
   const last = box.lastElementChild;
   if (last && last.tagName.toLowerCase() === "blockquote") return last;
