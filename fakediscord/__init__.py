@@ -53,8 +53,10 @@ Driver API::
 
 Messages (``fakediscord.messages.Message``): ``id, content, embeds`` (title, description,
 fields, footer, color), ``buttons`` (label, custom_id, style, disabled, emoji), ``selects``
-(custom_id, options, min_values, max_values), ``text`` (plain rendering), ``ephemeral``,
-``flags``, ``edits``, ``deleted``.
+(custom_id, options, min_values, max_values), ``text`` (plain rendering, with Components V2
+text displays), ``text_displays``, ``v2`` (flag IS_COMPONENTS_V2), ``shown_attachments`` (a
+V2 message shows only the files its components reference), ``ephemeral``, ``flags``,
+``edits``, ``deleted``.
 
 Discord's rules (refusals, silent drops, lint, pacing), where each number comes from, and
 what the fake does not model are listed in ``fakediscord/README.md``. In short::
@@ -63,6 +65,7 @@ what the fake does not model are listed in ``fakediscord/README.md``. In short::
     fake.pacing.summary()         # requests, 429s, time waited on buckets
     fake.lint                     # what Discord would silently ignore; fake.run fails on it
     fake.old_edit_limit = 5       # edits per hour to an hour-old message, then 429 30046
+    fake.attachment_size_limit    # bytes per upload (10 MiB); interactions carry it, 413 past it
     fake.dropped_embeds           # embeds dropped for lack of Embed Links
     fake.late_nonces              # (channel, nonce) repeated after the window: posted twice
     thread = table.create_thread("round 1", type=11); await thread.archive(locked=False)
@@ -81,7 +84,7 @@ the lower module (the model's view of the fake, the driver and the gateway, for 
 
 1. basics: ``base`` (permissions, errors, clock, snowflakes, notifier), ``faults``,
    ``messages`` (a stored message and its readable views)
-2. Discord's rules and wire formats: ``values``, ``validate``, ``lint``,
+2. Discord's rules and wire formats: ``values``, ``layout``, ``validate``, ``lint``,
    ``commands_check``, ``wire``, ``ratelimit``
 3. the model: ``people`` (users, roles, members), ``model`` (guilds, channels), ``threads``
 4. ``state``: what the fake knows and records, and the helpers that change it

@@ -32,7 +32,7 @@ from .base import (
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
 )
-from .lint import message_lint
+from .lint import message_lint, unshown_lint
 from .messages import Message
 from .threads import (
     ARCHIVE_DURATIONS,
@@ -40,6 +40,7 @@ from .threads import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     THREAD_ALREADY_CREATED,
+    THREAD_LOCKED,
     Thread,
     new_thread,
 )
@@ -89,6 +90,18 @@ def _query_int(request: web.Request, name: str, default: int, lo: int, hi: int) 
         err.add(name, "NUMBER_TYPE_MAX", f"int value should be <= {hi} and >= {lo}.")
         raise ApiError(400, 50035, "Invalid Form Body", err.tree)
     return value
+
+
+def _check_duration(err: FormErrors, body: Any) -> None:
+    """``auto_archive_duration`` (minutes) is one of 60, 1440, 4320, 10080 (channel
+    documentation: thread creation and Modify Channel)."""
+    duration = body.get("auto_archive_duration") if isinstance(body, dict) else None
+    if duration is not None and (isinstance(duration, bool) or duration not in ARCHIVE_DURATIONS):
+        err.add(
+            "auto_archive_duration",
+            "BASE_TYPE_CHOICES",
+            "Value must be one of (60, 1440, 4320, 10080).",
+        )
 
 
 class ChannelRoutes:
@@ -161,6 +174,9 @@ class ChannelRoutes:
         own = channel.owner_id == self.fake.bot_user.id
         if not own or "locked" in body:
             self._require(channel, MANAGE_THREADS)
+        err = FormErrors("")
+        _check_duration(err, body)
+        err.raise_if_any()
         channel.update(body)
         return json_response(channel.payload())
 
@@ -185,13 +201,7 @@ class ChannelRoutes:
         kind = body.get("type", PRIVATE_THREAD) if with_type else PUBLIC_THREAD
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
             err.add("type", "BASE_TYPE_CHOICES", "Value must be one of (11, 12).")
-        duration = body.get("auto_archive_duration")
-        if duration is not None and duration not in ARCHIVE_DURATIONS:
-            err.add(
-                "auto_archive_duration",
-                "BASE_TYPE_CHOICES",
-                "Value must be one of (60, 1440, 4320, 10080).",
-            )
+        _check_duration(err, body)
         err.raise_if_any()
         return str(name), int(kind)
 
@@ -242,7 +252,7 @@ class ChannelRoutes:
         if isinstance(channel, Thread):
             self._require(channel, SEND_MESSAGES_IN_THREADS)
             if channel.archived and channel.locked:
-                raise ApiError(400, ARCHIVED_THREAD, "Thread is locked")
+                raise ApiError(400, THREAD_LOCKED, "Thread is locked")
         else:
             self._require(channel, SEND_MESSAGES)
         if any("url" in a for a in body.get("attachments") or [] if isinstance(a, dict)):
@@ -252,7 +262,7 @@ class ChannelRoutes:
         channel = self._channel(request)
         body = await read_body(request, self.fake)
         self._check_post(channel, body if isinstance(body, dict) else {})
-        check_message(body, create=True)
+        check_message(body, create=True, upload_limit=self.fake.attachment_size_limit)
         self.fake.record_lint(request, message_lint(body, "channel-create"))
         nonce = body.get("nonce")
         key = (channel.id, str(nonce))
@@ -273,6 +283,7 @@ class ChannelRoutes:
             author=self.fake.bot_user,
             type=19 if body.get("message_reference") else 0,
         )
+        self.fake.record_lint(request, unshown_lint(msg, body))
         if nonce is not None:
             self.fake.nonces[key] = (msg, self.fake.clock.monotonic())
         self.fake.publish_create(msg)
@@ -294,10 +305,13 @@ class ChannelRoutes:
         if isinstance(channel, Thread) and channel.archived:
             raise ApiError(400, ARCHIVED_THREAD, "Thread is archived")
         body = await read_body(request, self.fake)
-        check_message(body, create=False, current_flags=msg.flags)
+        check_message(
+            body, create=False, current=msg, upload_limit=self.fake.attachment_size_limit
+        )
         self._count_old_edit(msg)
         self.fake.record_lint(request, message_lint(body, "channel-edit"))
         msg.apply(self._drop_embeds(channel, body))
+        self.fake.record_lint(request, unshown_lint(msg, body))
         self.fake.publish_update(msg)
         return json_response(msg.payload())
 

@@ -299,7 +299,7 @@ class Driver:
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": inter.attachment_size_limit,
         }
         if inter.clicked is not None:
             data["message"] = inter.clicked.payload()

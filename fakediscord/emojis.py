@@ -25,7 +25,7 @@ MAX_EMOJI_BYTES = 256 * 1024
 EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 DATA_URI = re.compile(r"^data:image/(png|jpeg|gif|webp|avif);base64,(.+)$", re.S)
 UNKNOWN_EMOJI = 10014
-MAX_EMOJIS = 30018
+MAX_EMOJIS = 30008  # "Maximum number of emojis reached" (30018 is animated emojis)
 
 
 class EmojiRoutes:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .lint import message_lint
+from .lint import message_lint, unshown_lint
 from .messages import EPHEMERAL, LOADING, Message, walk_components
 from .validate import (
     ALREADY_ACKNOWLEDGED,
@@ -65,6 +65,8 @@ class Interaction:
         self.failed = False
         self.refusals: list[ApiError] = []
         self.original_edits = 0
+        # bytes per uploaded file in this interaction's answers (sent in INTERACTION_CREATE)
+        self.attachment_size_limit: int = fake.attachment_size_limit
 
     def fail(self, reason: str) -> None:
         if not self.failed:
@@ -120,8 +122,13 @@ class InteractionRoutes:
                 raise ApiError(
                     400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
                 )
+            # linted before the answer is stored: storing a V2 message adds Discord's fields
+            lint = callback_lint(body) if isinstance(body, dict) and isinstance(
+                body.get("type"), int) else []
             resource = self._respond(inter, body)
-            fake.record_lint(request, callback_lint(body))
+            fake.record_lint(request, lint)
+            if body.get("type") in (4, 7) and inter.original is not None:
+                fake.record_lint(request, unshown_lint(inter.original, body.get("data")))
         except ApiError as err:
             inter.refusals.append(err)
             raise
@@ -166,9 +173,12 @@ class InteractionRoutes:
         bot = fake.bot_user
         if kind in (4, 5):
             if kind == 4:
-                check_message(data, create=True, prefix="data.")
+                check_message(
+                    data, create=True, prefix="data.", upload_limit=inter.attachment_size_limit
+                )
             else:
                 check_message({"flags": data.get("flags")}, create=False, prefix="data.")
+                _check_defer_flags(data.get("flags"))
             ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
             msg = fake.new_message(
                 inter.channel,
@@ -192,7 +202,8 @@ class InteractionRoutes:
             inter.original = clicked
             if kind == 6:
                 return {"type": kind}
-            check_message(data, create=False, prefix="data.", current_flags=clicked.flags)
+            check_message(data, create=False, prefix="data.", current=clicked,
+                          upload_limit=inter.attachment_size_limit)
             clicked.apply(data)
             fake.publish_update(clicked)
             return {"type": kind, "message": clicked.payload()}
@@ -242,7 +253,7 @@ class InteractionRoutes:
         _check_bool_query(request, "wait", "with_components")
         if inter.response_type is None or inter.response_type in (8, 9):
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
-        check_message(body, create=True)
+        check_message(body, create=True, upload_limit=inter.attachment_size_limit)
         fake.record_lint(request, message_lint(body, "followup"))
         original = inter.original
         if original is not None and original.loading and not original.deleted:
@@ -265,6 +276,7 @@ class InteractionRoutes:
             msg.interaction_metadata = inter.metadata()
             inter.owned.add(msg.id)
             fake.publish_create(msg)
+        fake.record_lint(request, unshown_lint(msg, body))
         inter.followups.append(msg)
         fake.notifier.notify()
         if request.query.get("wait") in ("1", "true", "True"):
@@ -280,10 +292,11 @@ class InteractionRoutes:
         inter = self._by_token(request)
         msg = self._target(request, inter)
         body = await read_body(request, fake)
-        check_message(body, create=False, current_flags=msg.flags)
+        check_message(body, create=False, current=msg, upload_limit=inter.attachment_size_limit)
         fake.record_lint(request, message_lint(body, "webhook-edit"))
         was_loading = msg.loading
         msg.apply(body)
+        fake.record_lint(request, unshown_lint(msg, body))
         msg.flags &= ~LOADING
         if msg is inter.original:
             inter.original_edits += 1
@@ -315,6 +328,15 @@ def _check_bool_query(request: web.Request, *names: str) -> None:
             raise ApiError(
                 400, INVALID_FORM_BODY, "Invalid Form Body", _err(name, "Must be a boolean.")
             )
+
+
+def _check_defer_flags(flags: Any) -> None:
+    """A deferred answer (type 5) takes only EPHEMERAL: the V2 flag, like any other, goes on
+    the edit of @original (Discord refuses it 400 50035)."""
+    if isinstance(flags, int) and flags & ~EPHEMERAL:
+        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body",
+                       _err("data.flags", "Only the EPHEMERAL flag may be set on a deferred "
+                            "response"))
 
 
 def _check_modal(data: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import EPHEMERAL, IS_COMPONENTS_V2
+from .messages import EPHEMERAL, IS_COMPONENTS_V2, Message
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
@@ -149,6 +149,19 @@ def _components(out: list[str], where: str, components: Any) -> None:
         for key in ("accessory", "component"):
             if isinstance(comp.get(key), dict):
                 _components(out, f"{here}.{key}", [comp[key]])
+
+
+def unshown_lint(msg: Message, body: Any) -> list[str]:
+    """Files a V2 message carries but shows nowhere: Discord keeps them in the message's
+    ``attachments`` yet draws only those a component references (``attachment://name``),
+    so an upload no component names is sent for nothing. Linted when the request sends
+    ``attachments`` (a new upload or the list kept)."""
+    if not isinstance(body, dict) or "attachments" not in body or not msg.v2:
+        return []
+    shown = {id(a) for a in msg.shown_attachments}
+    return [f"attachments: {a.get('filename')!r} is not shown: no component references "
+            f"attachment://{a.get('filename')} (Components V2)"
+            for a in msg.attachments if id(a) not in shown]
 
 
 def message_lint(body: Any, endpoint: str, prefix: str = "") -> list[str]:

@@ -104,14 +104,61 @@ def emoji_text(emoji: dict[str, Any] | None) -> str | None:
     return emoji.get("name") or None
 
 
-def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """All components, depth first (action rows, containers, sections and their children)."""
-    for comp in components:
+def walk_components(components: Any) -> Iterator[dict[str, Any]]:
+    """All components, depth first (action rows, containers, sections and their children,
+    a section's accessory after its texts). Anything not a component dict is skipped (the
+    validators refuse it)."""
+    for comp in components if isinstance(components, list) else []:
+        if not isinstance(comp, dict):
+            continue
         yield comp
-        yield from walk_components(comp.get("components", []))
+        yield from walk_components(comp.get("components"))
         accessory = comp.get("accessory")
-        if accessory:
-            yield accessory
+        if isinstance(accessory, dict):
+            yield from walk_components([accessory])
+
+
+THUMBNAIL, MEDIA_GALLERY, FILE = 11, 12, 13
+ATTACHMENT_SCHEME = "attachment://"
+
+
+def media_items(components: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every unfurled media item of a V2 message, with the component holding it: a
+    thumbnail's ``media``, each gallery item's ``media``, a file component's ``file``."""
+    for comp in walk_components(components):
+        kind = comp.get("type")
+        if kind == THUMBNAIL and isinstance(comp.get("media"), dict):
+            yield comp, comp["media"]
+        elif kind == MEDIA_GALLERY:
+            for item in comp.get("items") if isinstance(comp.get("items"), list) else []:
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    yield comp, item["media"]
+        elif kind == FILE and isinstance(comp.get("file"), dict):
+            yield comp, comp["file"]
+
+
+def attachment_refs(components: Any) -> list[str]:
+    """The file names a V2 message's components reference (``attachment://name``)."""
+    refs = []
+    for _, media in media_items(components):
+        url = media.get("url")
+        if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
+            refs.append(url.removeprefix(ATTACHMENT_SCHEME))
+    return refs
+
+
+def number_components(components: list[dict[str, Any]]) -> None:
+    """Discord gives every component of a V2 message an ``id`` (an int unique in the
+    message): those left out are numbered in order, skipping ids the message uses
+    (component reference, "Anatomy of a Component"). Numbered depth first here."""
+    used = {c["id"] for c in walk_components(components) if isinstance(c.get("id"), int)}
+    n = 0
+    for comp in walk_components(components):
+        if "id" not in comp:
+            n += 1
+            while n in used:
+                n += 1
+            comp["id"] = n
 
 
 # What a message needs of the model above it (fakediscord.model's User, Member, Guild and
@@ -199,10 +246,35 @@ class Message:
         if "components" in body:
             self.component_dicts = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
-            keep = self.flags & (EPHEMERAL | LOADING)
+            # the V2 flag, once set, stays (Discord: it cannot be removed)
+            keep = self.flags & (EPHEMERAL | LOADING | IS_COMPONENTS_V2)
             self.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep
-        if "attachments" in body:
-            self.attachments = [a for a in body["attachments"] or [] if "url" in a]
+        if "attachments" in body:  # new uploads (with a url) and kept ones (by id)
+            kept = {str(a.get("id")): a for a in self.attachments}
+            self.attachments = [
+                a if "url" in a else kept[str(a.get("id"))]
+                for a in body["attachments"] or []
+                if isinstance(a, dict) and ("url" in a or str(a.get("id")) in kept)
+            ]
+        if self.v2:  # (in place: the routes lint a request's body before it is stored)
+            number_components(self.component_dicts)
+            self._unfurl()
+
+    def _unfurl(self) -> None:
+        """What Discord adds to a media item that references an upload (``attachment://``):
+        the attachment's id, proxy URL and type; a file component also gets its name and
+        size. The ``url`` stays as sent (the fake's choice)."""
+        by_name = {a.get("filename"): a for a in self.attachments}
+        for comp, media in media_items(self.component_dicts):
+            url = media.get("url")
+            name = url.removeprefix(ATTACHMENT_SCHEME) if isinstance(url, str) else None
+            found = by_name.get(name) if url != name else None
+            if found is None:
+                continue
+            media.update({"attachment_id": found["id"], "proxy_url": found["proxy_url"],
+                          "content_type": found.get("content_type")})
+            if comp.get("type") == FILE:
+                comp.update({"name": found["filename"], "size": found["size"]})
 
     def ping(self, body: dict[str, Any]) -> None:
         """On creation: the users it notifies, as Discord does: those mentioned in its
@@ -261,6 +333,21 @@ class Message:
     def loading(self) -> bool:
         """True while this is a deferred 'thinking…' placeholder."""
         return bool(self.flags & LOADING)
+
+    @property
+    def v2(self) -> bool:
+        """True for a Components V2 message (flag ``IS_COMPONENTS_V2``)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def shown_attachments(self) -> list[dict[str, Any]]:
+        """The attachments a user sees: all of a legacy message's; of a V2 message only
+        those a component references (``attachment://name``), the rest stay in
+        ``attachments`` (as the API returns them) but are not shown."""
+        if not self.v2:
+            return list(self.attachments)
+        refs = set(attachment_refs(self.component_dicts))
+        return [a for a in self.attachments if a.get("filename") in refs]
 
     @property
     def embeds(self) -> list[Embed]:

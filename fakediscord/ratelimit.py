@@ -48,6 +48,46 @@ class Spec:
     window: float  # Discord seconds
 
 
+def too_many(retry_after: float, *, is_global: bool) -> web.Response:
+    """A 429 as Discord sends it: the JSON body, ``Retry-After`` (whole seconds, rounded up),
+    ``X-RateLimit-Scope``, ``X-RateLimit-Global`` when global, ``Via`` (it came from the API,
+    not from Cloudflare). A per-route one also carries its bucket's headers
+    (:func:`bucket_headers`); a global one does not."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    headers = {
+        "Via": "1.1 google",
+        "Retry-After": str(max(1, math.ceil(retry_after))),
+        "X-RateLimit-Scope": "global" if is_global else "user",
+    }
+    if is_global:
+        headers["X-RateLimit-Global"] = "true"
+    return json_response(body, 429, headers)
+
+
+def bucket_headers(spec: Spec, remaining: int, reset_after: float) -> dict[str, str]:
+    """``X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket`` (durations in real s)."""
+    return {
+        "X-RateLimit-Limit": str(spec.limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": hashlib.sha1(spec.name.encode()).hexdigest()[:16],
+    }
+
+
+def injected_429(method: str, path: str, retry_after: float, *, is_global: bool) -> web.Response:
+    """A test's 429 (``fake.rate_limit``): the headers of a paced one, its bucket the one
+    pacing would put the route in, exhausted until ``retry_after``."""
+    response = too_many(retry_after, is_global=is_global)
+    if not is_global:
+        response.headers.update(bucket_headers(Pacing.spec(method, path), 0, retry_after))
+    return response
+
+
 # (method, path pattern, bucket); the first match wins.
 ROUTES: list[tuple[str, re.Pattern[str], Spec]] = [
     ("POST", re.compile(r"^/channels/\d+/messages$"), Spec("message-create", 5, 5.0)),
@@ -197,15 +237,7 @@ class Pacing:
         retry = max(retry, 0.0)
         real = round(self.clock.real(retry), 3)
         self.stats.retry_after += retry
-        body = {"message": "You are being rate limited.", "retry_after": real, "global": is_global}
-        headers = {
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, math.ceil(real))),
-            "X-RateLimit-Scope": "global" if is_global else "user",
-        }
-        if is_global:
-            headers["X-RateLimit-Global"] = "true"
-        response = json_response(body, 429, headers)
+        response = too_many(real, is_global=is_global)
         if not is_global:
             self._headers(response, ticket)
         return response
@@ -216,15 +248,8 @@ class Pacing:
         if bucket is None:
             return
         reset_after = self.clock.real(max(bucket.reset_at - self.clock.now(), 0.0))
-        response.headers.update(
-            {
-                "X-RateLimit-Limit": str(bucket.spec.limit),
-                "X-RateLimit-Remaining": str(max(bucket.spec.limit - bucket.count, 0)),
-                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-                "X-RateLimit-Bucket": self.bucket_id(bucket.spec),
-            }
-        )
+        remaining = max(bucket.spec.limit - bucket.count, 0)
+        response.headers.update(bucket_headers(bucket.spec, remaining, reset_after))
 
     def finish(self, ticket: Ticket, response: web.StreamResponse) -> None:
         """Add the bucket headers and count invalid requests (401, 403, 429 but shared)."""

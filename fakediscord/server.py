@@ -14,6 +14,7 @@ from .commands_check import check_commands
 from .emojis import EmojiRoutes
 from .interactions import InteractionRoutes
 from .model import Guild
+from .ratelimit import injected_429
 from .validate import ApiError, unknown
 from .wire import PAYLOAD_JSON, json_response, media_type, read_body
 
@@ -98,17 +99,7 @@ async def _answer(
                 continue
             fault.hits += 1
             if fault.kind == "429":
-                body = {
-                    "message": "You are being rate limited.",
-                    "retry_after": fault.retry_after,
-                    "global": fault.is_global,
-                }
-                headers = {
-                    "Via": "1.1 google",
-                    "Retry-After": str(max(1, int(fault.retry_after))),
-                    "X-RateLimit-Scope": "global" if fault.is_global else "user",
-                }
-                return json_response(body, 429, headers)
+                return injected_429(method, path, fault.retry_after, is_global=fault.is_global)
             if fault.kind == "status":
                 return json_response(
                     {"message": f"{fault.status}: fake fault", "code": 0}, fault.status

@@ -58,6 +58,9 @@ TIMEOUT_VARIABLE = "FAKEDISCORD_INTERACTION_TIMEOUT"
 loaded machine sets it higher, so a test does not fail because the machine was slow (the
 rule itself is tested on the fake's clock, and the load benchmark counts answers over 3 s)."""
 
+DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+
 class Gateway(model.Gateway, Protocol):
     """The gateway (``fakediscord.gateway.Gateway``) as the state and the routes use it."""
 
@@ -140,6 +143,9 @@ class State:
         self.entries: list[dict[str, Any]] = []
         self.keep_files = False  # True: uploaded files' bytes are kept in .files (the sandbox)
         self.files: dict[int, bytes] = {}
+        # bytes per uploaded file: a server without boosts (Discord: 10 MiB); each
+        # interaction carries it as ``attachment_size_limit``
+        self.attachment_size_limit = DEFAULT_UPLOAD_LIMIT
         # a click whose custom_id is not on the clicked message is refused (Discord does);
         # False lets a forged one through to the bot (its own check: defence-in-depth tests)
         self.check_components = True

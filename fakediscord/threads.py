@@ -15,6 +15,7 @@ from .model import TextChannel
 PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 ARCHIVED_THREAD = 50083  # "Operation is not allowed in an archived thread"
+THREAD_LOCKED = 160005  # "Thread is locked"
 THREAD_ALREADY_CREATED = 160004  # "A thread has already been created for this message"
 
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .messages import Message, walk_components
+from .messages import ATTACHMENT_SCHEME, Message
 
 if TYPE_CHECKING:
     from .state import State
@@ -43,7 +43,11 @@ h1,h2,h3 { color:#f2f3f5; } h2 { border-bottom:1px solid #4e5058; padding-bottom
           min-width:300px; }
 .select .opt { color:#b5bac1; font-size:13px; } .select .opt.default { color:#fff; }
 .textdisplay { white-space:pre-wrap; }
-.container { border-left:4px solid #4e5058; padding:4px 8px; }
+.container { border-left:4px solid #4e5058; background:#2b2d31; border-radius:8px;
+              padding:8px 12px; max-width:520px; }
+.section { display:flex; justify-content:space-between; gap:8px; align-items:flex-start; }
+.thumbnail img { max-width:80px; } .gallery { display:flex; flex-wrap:wrap; gap:4px; }
+.separator { border:0; border-top:1px solid #4e5058; } .gap { height:8px; }
 .note { color:#949ba4; font-size:12px; }
 table.log { border-collapse:collapse; font:12px monospace; width:100%; }
 table.log td { border-top:1px solid #3f4147; padding:2px 6px; vertical-align:top; }
@@ -121,8 +125,10 @@ def render_message(msg: Message, files: dict[int, bytes] | None = None) -> str:
     if msg.content:
         parts.append(f"<div class='content'>{_markdown(msg.content)}</div>")
     parts.extend(_embed(e) for e in msg.embed_dicts)
-    parts.extend(_attachment(a, files or {}) for a in msg.attachments)
-    parts.extend(_component(c) for c in msg.component_dicts)
+    if not msg.v2:  # a V2 message shows its files where its components reference them
+        parts.extend(_attachment(a, files or {}) for a in msg.attachments)
+    by_name = {str(a.get("filename")): a for a in msg.attachments}
+    parts.extend(_component(c, by_name, files or {}) for c in msg.component_dicts)
     parts.append("</div>")
     return "".join(parts)
 
@@ -166,10 +172,29 @@ def _embed(data: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _component(comp: dict[str, Any]) -> str:
+def _media(media: Any, by_name: dict[str, dict[str, Any]], files: dict[int, bytes]) -> str:
+    """A V2 media item: its upload (``attachment://name``) inline, else its URL."""
+    url = str(media.get("url") or "") if isinstance(media, dict) else ""
+    found = by_name.get(url.removeprefix(ATTACHMENT_SCHEME))
+    if url.startswith(ATTACHMENT_SCHEME) and found is not None:
+        return _attachment(found, files)
+    return f"<div class='attachment file'>🔗 {_e(url)}</div>"
+
+
+def _component(
+    comp: dict[str, Any],
+    by_name: dict[str, dict[str, Any]] | None = None,
+    files: dict[int, bytes] | None = None,
+) -> str:
+    by_name, files = by_name or {}, files or {}
     kind = comp.get("type")
+
+    def inner(children: Any) -> str:
+        items = children if isinstance(children, list) else []
+        return "".join(_component(c, by_name, files) for c in items if isinstance(c, dict))
+
     if kind == 1:
-        return "<div class='row'>" + "".join(_component(c) for c in comp["components"]) + "</div>"
+        return f"<div class='row'>{inner(comp.get('components'))}</div>"
     if kind == 2:
         emoji = (comp.get("emoji") or {}).get("name") or ""
         label = f"{emoji} {comp.get('label') or ''}".strip()
@@ -192,15 +217,29 @@ def _component(comp: dict[str, Any]) -> str:
             f"<div class='select{disabled}'><div>{_e(comp.get('placeholder') or 'Select…')}"
             f" ▾</div>{opts}</div>"
         )
+    if kind == 9:
+        accessory = comp.get("accessory")
+        side = _component(accessory, by_name, files) if isinstance(accessory, dict) else ""
+        return (f"<div class='section'><div>{inner(comp.get('components'))}</div>"
+                f"<div class='accessory'>{side}</div></div>")
     if kind == 10:
         return f"<div class='textdisplay'>{_markdown(str(comp.get('content', '')))}</div>"
+    if kind == 11:
+        return f"<div class='thumbnail'>{_media(comp.get('media'), by_name, files)}</div>"
+    if kind == 12:
+        items = comp.get("items") if isinstance(comp.get("items"), list) else []
+        shown = "".join(_media(i.get("media"), by_name, files) for i in items
+                        if isinstance(i, dict))
+        return f"<div class='gallery'>{shown}</div>"
+    if kind == 13:
+        return _media(comp.get("file"), by_name, files)
+    if kind == 14:
+        return "<hr class='separator'>" if comp.get("divider", True) else "<div class='gap'></div>"
     if kind == 17:
-        inner = "".join(_component(c) for c in comp.get("components", []))
-        return f"<div class='container'>{inner}</div>"
-    children = [c for c in walk_components(comp.get("components", [])) if c.get("type") in (2, 10)]
-    if comp.get("accessory"):
-        children.append(comp["accessory"])
-    return "<div>" + "".join(_component(c) for c in children) + "</div>"
+        color = comp.get("accent_color")
+        border = f" style='border-left-color:#{color:06x}'" if isinstance(color, int) else ""
+        return f"<div class='container'{border}>{inner(comp.get('components'))}</div>"
+    return f"<div class='note'>component type {_e(str(kind))}</div>"
 
 
 def _markdown(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .layout import check_legacy_layout, check_v2_message
 from .messages import IS_COMPONENTS_V2, SELECT_TYPES, walk_components
 from .values import check_values
 
@@ -156,36 +157,9 @@ def _check_select(err: FormErrors, p: str, c: dict[str, Any]) -> None:
         )
 
 
-def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: bool) -> None:
-    if v2:
-        count = sum(1 for _ in walk_components(components))
-        if count > 40:
-            err.add("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-    else:
-        if len(components) > 5:
-            err.add("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
-        for i, row in enumerate(components):
-            p = f"components.{i}"
-            if row.get("type") != 1:
-                err.add(f"{p}.type", "UNION_TYPE_CHOICES", 'Value of field "type" must be 1.')
-                continue
-            children = row.get("components") or []
-            kinds = [c.get("type") for c in children]
-            selects = sum(1 for k in kinds if k in SELECT_TYPES)
-            if not children:
-                err.add(
-                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-                )
-            elif selects and len(children) != 1:
-                err.add(
-                    f"{p}.components",
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    "The specified component exceeds the maximum width",
-                )
-            elif len(children) > 5:
-                err.add(
-                    f"{p}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-                )
+def _component_checks(err: FormErrors, components: list[Any], v2: bool) -> None:
+    if not v2:
+        check_legacy_layout(err, components)
     seen: set[str] = set()
     for c in walk_components(components):
         if c.get("type") == 2:
@@ -210,8 +184,63 @@ def _component_checks(err: FormErrors, components: list[dict[str, Any]], v2: boo
         seen.add(cid)
 
 
-def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: int = 0) -> None:
-    """Refuse a message create/edit body the way Discord would (raises ApiError)."""
+MAX_FILES = 10
+MAX_DESCRIPTION = 1024
+REQUEST_UPLOAD_LIMIT = 25 * 1024 * 1024
+"""Bytes of files in one request, whatever the per-file limit."""
+ENTITY_TOO_LARGE = 40005
+
+
+def check_uploads(attachments: Any, limit: int) -> None:
+    """Each new upload within ``limit`` bytes (the interaction's ``attachment_size_limit``,
+    or the server's upload limit), all of them within 25 MiB: else 413 40005."""
+    sizes = [a.get("size", 0) for a in attachments if isinstance(a, dict) and "url" in a] \
+        if isinstance(attachments, list) else []
+    if any(size > limit for size in sizes) or sum(sizes) > REQUEST_UPLOAD_LIMIT:
+        raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large")
+
+
+def _attachment_checks(err: FormErrors, attachments: Any, current: Any) -> None:
+    """At most 10 files; each ``attachments[]`` entry an upload of this request (its ``id``
+    the ``n`` of a ``files[n]`` part) or, in an edit, an attachment the message has; alt
+    text (``description``) at most 1,024 characters."""
+    if not isinstance(attachments, list):
+        return
+    if sum(1 for a in attachments if isinstance(a, dict) and "url" in a) > MAX_FILES:
+        err.add("files", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length.")
+    kept = {str(a.get("id")) for a in current.attachments} if current is not None else set()
+    for i, a in enumerate(attachments):
+        if not isinstance(a, dict):
+            err.add(f"attachments.{i}", "DICT_TYPE_CONVERT", "Only dictionaries may be used.")
+            continue
+        if "url" not in a and str(a.get("id")) not in kept:
+            err.add(f"attachments.{i}.id", "ATTACHMENT_NOT_FOUND",
+                    "No file part files[n] (or attachment of the message) has this id.")
+        description = a.get("description")
+        if description is not None and (
+            not isinstance(description, str) or len(description) > MAX_DESCRIPTION
+        ):
+            err.add(f"attachments.{i}.description", "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_DESCRIPTION} or fewer in length.")
+
+
+def check_message(
+    body: Any,
+    *,
+    create: bool,
+    prefix: str = "",
+    current_flags: int = 0,
+    current: Any = None,
+    upload_limit: int | None = None,
+) -> None:
+    """Refuse a message create/edit body the way Discord would (raises ApiError).
+
+    ``current`` (an edit): the stored message (its flags, content, embeds, attachments);
+    ``upload_limit``: bytes per uploaded file (413 past it)."""
+    if current is not None:
+        current_flags |= current.flags
+    if isinstance(body, dict) and upload_limit is not None:
+        check_uploads(body.get("attachments"), upload_limit)
     if not isinstance(body, dict):
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body")
     err = FormErrors(prefix)
@@ -225,13 +254,11 @@ def check_message(body: Any, *, create: bool, prefix: str = "", current_flags: i
     flags = (raw_flags if isinstance(raw_flags, int) else 0) | current_flags
     v2 = bool(flags & IS_COMPONENTS_V2)
     components = body.get("components") or []
-    if v2 and (content or embeds):
-        err.add(
-            "content",
-            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-            "The 'content' and 'embeds' fields cannot be used when using components v2",
-        )
+    if v2:
+        setting = current if current is not None and not current.flags & IS_COMPONENTS_V2 else None
+        check_v2_message(err, body, components, setting)
     _component_checks(err, components, v2)
+    _attachment_checks(err, body.get("attachments"), current)
     check_values(err, "", body)
     err.raise_if_any()
     if create and not (

@@ -93,44 +93,45 @@ def split_form(content_type: str, body: bytes) -> list[tuple[str | None, str | N
     return parts
 
 
+FILE_PART = re.compile(r"files\[(\d+)\]")
+
+
 async def read_body(request: web.Request, fake: Uploads) -> Any:
-    """The JSON body; for multipart uploads, payload_json plus attachment objects."""
+    """The JSON body; for multipart uploads, payload_json plus attachment objects.
+
+    The body's ``attachments`` becomes Discord's list: each entry whose ``id`` is the ``n`` of
+    a ``files[n]`` part is that upload (with a url, and the entry's ``description``); other
+    entries stay as sent (an edit's kept attachments, by id; validate refuses unknown ones);
+    uploads no entry names follow. A part not named ``files[n]`` takes its place's number."""
     if media_type(request).startswith("multipart/"):
         payload: dict[str, Any] = {}
-        files: list[dict[str, Any]] = []
+        files: dict[int, tuple[str, bytes]] = {}
         content_type = request.headers.get(hdrs.CONTENT_TYPE, "")
         for name, filename, data in split_form(content_type, await request.read()):
             if name == "payload_json":
                 payload = json.loads(data)
             else:
-                files.append({"filename": filename or "file", "size": len(data), "data": data})
-        attachments = []
-        for i, f in enumerate(files):
-            aid = fake.snowflakes.next()
-            if fake.keep_files:
-                fake.files[aid] = f["data"]
-            url = f"https://cdn.fake.invalid/attachments/{aid}/{f['filename']}"
-            attachments.append(
-                {
-                    "id": str(aid),
-                    "filename": f["filename"],
-                    "size": f["size"],
-                    "url": url,
-                    "proxy_url": url,
-                    "content_type": "application/octet-stream",
-                    "index": i,
-                }
-            )
+                numbered = FILE_PART.fullmatch(name or "")
+                n = int(numbered.group(1)) if numbered else len(files)
+                files[n] = (filename or "file", data)
         request[PAYLOAD_JSON] = dict(payload)  # for the traffic log (server._middleware)
         inner = payload.get("data") if isinstance(payload.get("data"), dict) else payload
-        described = {str(a.get("id")): a for a in inner.get("attachments") or []
-                     if isinstance(a, dict)}  # (an interaction response: under "data")
-        for a in attachments:  # the alt text the client sent for file N (attachments[].id N)
-            text = described.get(str(a["index"]), {}).get("description")
-            if isinstance(text, str):
-                a["description"] = text
-        if attachments:
-            payload["attachments"] = attachments
+        entries = [a for a in inner.get("attachments") or [] if isinstance(a, dict)]
+        uploads = {n: _upload(fake, n, filename, data) for n, (filename, data) in files.items()}
+        merged: list[dict[str, Any]] = []
+        for entry in entries:
+            upload = uploads.pop(_index(entry.get("id")), None)
+            if upload is None:
+                merged.append(entry)
+                continue
+            if "description" in entry:
+                upload["description"] = entry["description"]
+            if isinstance(entry.get("filename"), str) and entry["filename"]:
+                upload["filename"] = entry["filename"]
+            merged.append(upload)
+        merged.extend(uploads.values())
+        if merged:
+            payload["attachments"] = merged
         return payload
     raw = await request.read()
     if not raw:
@@ -139,3 +140,27 @@ async def read_body(request: web.Request, fake: Uploads) -> Any:
         return json.loads(raw)
     except ValueError as exc:
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body") from exc
+
+
+def _index(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _upload(fake: Uploads, n: int, filename: str, data: bytes) -> dict[str, Any]:
+    """The attachment object of the ``files[n]`` part (``index``: its ``n``)."""
+    aid = fake.snowflakes.next()
+    if fake.keep_files:
+        fake.files[aid] = data
+    url = f"https://cdn.fake.invalid/attachments/{aid}/{filename}"
+    return {
+        "id": str(aid),
+        "filename": filename,
+        "size": len(data),
+        "url": url,
+        "proxy_url": url,
+        "content_type": "application/octet-stream",
+        "index": n,
+    }

@@ -74,7 +74,7 @@ async def test_a_post_unarchives_an_unlocked_thread(env: Env) -> None:
     assert answer.status == 200 and not env.archived.archived
     assert env.archived.messages[-1].content == "back"
     locked = await env.call("POST", "/channels/{locked}/messages", {"content": "no"})
-    assert locked.code == 50083 and env.locked.archived and env.locked.messages == []
+    assert locked.code == 160005 and env.locked.archived and env.locked.messages == []
 
 
 async def test_thread_types_and_a_thread_from_a_message(env: Env) -> None:
@@ -163,7 +163,7 @@ async def test_application_emojis_stop_at_2000(env: Env) -> None:
     last = await env.call("POST", EMOJIS, {"name": "last", "image": png(1)})
     assert last.status == 201
     refused = await env.call("POST", EMOJIS, {"name": "one_more", "image": png(1)})
-    assert (refused.status, refused.code) == (400, 30018)
+    assert (refused.status, refused.code) == (400, 30008)
 
 
 async def test_discord_py_threads_and_application_emojis(env: Env) -> None:

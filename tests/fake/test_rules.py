@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fakediscord.messages import EPHEMERAL
+from fakediscord.messages import EPHEMERAL, IS_COMPONENTS_V2
 from tests.fake.rawclient import Env, env
 
 __all__ = ["env"]
@@ -67,6 +67,34 @@ def modal(**text_input: Any) -> dict[str, Any]:
     field = {"type": 4, "custom_id": "f", "style": 1, "label": "Name", **text_input}
     data = {"custom_id": "m", "title": "Who", "components": row(field)}
     return {"type": 9, "data": data}
+
+
+V2 = IS_COMPONENTS_V2
+
+
+def texts(n: int, text: str = "t") -> list[dict[str, Any]]:
+    return [{"type": 10, "content": text} for _ in range(n)]
+
+
+def container(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 17, "components": list(children)}
+
+
+THUMB = {"type": 11, "media": {"url": "https://lama.invalid/lama.png"}}
+
+
+def section(n: int, accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": 9, "components": texts(n), "accessory": accessory or button()}
+
+
+def gallery(n: int) -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": f"https://lama.invalid/{i}.png"}}
+                                  for i in range(n)]}
+
+
+def v2(*children: dict[str, Any], **over: Any) -> dict[str, Any]:
+    """A V2 message body: one container (holding ``children``, else one text display)."""
+    return {"flags": V2, "components": [container(*(children or texts(1)))], **over}
 
 
 CASES: list[tuple[str, str, str, Any, Any, Any]] = [
@@ -149,6 +177,45 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
      {"content": "x", "nonce": "n" * 25}, (400, 50035)),
     ("history-limit", "GET", MSGS + "?limit=101|" + MSGS + "?limit=100", None, None,
      (400, 50035)),
+    # --- Components V2 -------------------------------------------------------------------------
+    ("v2-content", "POST", MSGS, v2(content="x"), v2(), (400, 50035)),
+    ("v2-embeds", "POST", MSGS, v2(embeds=[{"title": "t"}]), v2(embeds=[]), (400, 50035)),
+    ("v2-poll", "POST", MSGS, v2(poll={"question": {"text": "?"}, "answers": []}), v2(),
+     (400, 50035)),
+    ("v2-stickers", "POST", MSGS, v2(sticker_ids=["1"]), v2(sticker_ids=[]), (400, 50035)),
+    ("v2-40-components", "POST", MSGS, v2(*texts(40)), v2(*texts(39)), (400, 50035)),
+    ("v2-4000-characters", "POST", MSGS, v2(*texts(4, "x" * 1000), texts(1, "y")[0]),
+     v2(*texts(4, "x" * 1000)), (400, 50035)),
+    ("v2-without-flag", "POST", MSGS, {"components": [container(*texts(1))]},
+     v2(*texts(1)), (400, 50035)),
+    ("v2-followup-content", "POST", "/{followup}", v2(content="x"), v2(), (400, 50035)),
+    ("v2-answer-content", "POST", "/{callback}", {"type": 4, "data": v2(content="x")},
+     {"type": 4, "data": v2()}, (400, 50035)),
+    ("v2-section-texts", "POST", MSGS, v2(section(4)), v2(section(3)), (400, 50035)),
+    ("v2-section-accessory", "POST", MSGS, v2(section(1, accessory=texts(1)[0])),
+     v2(section(1, accessory=THUMB)), (400, 50035)),
+    ("v2-container-in-container", "POST", MSGS, v2(container(*texts(1))), v2(*texts(1)),
+     (400, 50035)),
+    ("v2-row-holds-buttons", "POST", MSGS, v2(row(*texts(1))[0]), v2(row(button())[0]),
+     (400, 50035)),
+    ("v2-gallery-items", "POST", MSGS, v2(gallery(11)), v2(gallery(10)), (400, 50035)),
+    ("v2-file-attachment-only", "POST", MSGS,
+     v2({"type": 13, "file": {"url": "https://lama.invalid/a.png"}}),
+     v2({"type": 13, "file": {"url": "attachment://a.png"}}), (400, 50035)),
+    ("v2-media-alt-text", "POST", MSGS,
+     v2(section(1, accessory={**THUMB, "description": "d" * 1025})),
+     v2(section(1, accessory={**THUMB, "description": "d" * 1024})), (400, 50035)),
+    ("v2-text-empty", "POST", MSGS, v2(*texts(1, "")), v2(*texts(1)), (400, 50035)),
+    ("v2-unique-ids", "POST", MSGS, v2({"type": 10, "id": 7, "content": "a"},
+                                       {"type": 10, "id": 7, "content": "b"}),
+     v2({"type": 10, "id": 7, "content": "a"}, {"type": 10, "id": 8, "content": "b"}),
+     (400, 50035)),
+    ("defer-v2-flag", "POST", "/{callback}", {"type": 5, "data": {"flags": V2 | EPHEMERAL}},
+     {"type": 5, "data": {"flags": EPHEMERAL}}, (400, 50035)),
+    ("defer-other-flag", "POST", "/{callback}", {"type": 5, "data": {"flags": 4}},
+     {"type": 5, "data": {}}, (400, 50035)),
+    ("attachment-no-file", "POST", MSGS, {"content": "x", "attachments": [{"id": "0"}]},
+     {"content": "x", "attachments": []}, (400, 50035)),
     # --- lint: what Discord silently ignores --------------------------------------------------
     ("lint-contnet", "POST", MSGS, {"contnet": "x", "content": "x"}, {"content": "x"}, "lint"),
     ("lint-lable", "POST", MSGS, {"content": "x", "components": row(button(lable="Go"))},
@@ -178,8 +245,10 @@ CASES: list[tuple[str, str, str, Any, Any, Any]] = [
      {"name": "t", "type": 12}, (400, 50035)),
     ("thread-name", "POST", "/channels/{channel}/threads", {"name": "", "type": 11},
      {"name": "t", "type": 11}, (400, 50035)),
-    ("thread-locked", "POST", "/channels/{locked}/messages", {"content": "x"}, None,
-     (400, 50083)),
+    ("thread-locked", "POST", "/channels/{locked}/messages|/channels/{thread}/messages",
+     {"content": "x"}, {"content": "x"}, (400, 160005)),
+    ("thread-archive-duration", "PATCH", "/channels/{thread}", {"auto_archive_duration": 30},
+     {"auto_archive_duration": 60}, (400, 50035)),
     ("thread-edit-archived", "PATCH", "/channels/{archived}/messages/{message}",
      {"content": "x"}, None, (400, 50083)),
 ]
@@ -197,6 +266,8 @@ async def test_rule(env: Env, method: str, path: str, bad: Any, good: Any, expec
     fake = env.fake
     if "{archived}/messages/{message}" in path:
         env.message = env.bot_message(env.archived, "old")
+    if method == "PATCH" and path == "/channels/{thread}":
+        env.thread.owner_id = fake.bot_user.id  # the bot's own thread: no Manage Threads
     before = list(fake.global_commands)
     path, _, good_path = path.partition("|")
     answer = await env.call(method, path, bad)
