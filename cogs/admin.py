@@ -143,7 +143,7 @@ class Admin(commands.Cog):
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         try:
             await channel.get_partial_message(session.lobby_message_id or 0).edit(
-                **payload.kwargs()
+                **payload.kwargs(edit=True)
             )
         except discord.HTTPException:
             log.info("could not close the lobby %s", session.lobby_message_id)

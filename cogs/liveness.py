@@ -184,7 +184,8 @@ class Liveness(commands.Cog):
         payload = lobby_payload(public_tr(session), session, closed=closed)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         try:
-            await channel.get_partial_message(session.lobby_message_id).edit(**payload.kwargs())
+            await channel.get_partial_message(session.lobby_message_id).edit(
+                **payload.kwargs(edit=True))
         except discord.HTTPException:
             log.info("could not update the lobby %s", session.lobby_message_id)
 

@@ -173,7 +173,8 @@ class Lobby(commands.Cog):
         outbox = self.bot.sessions.outbox
         item = outbox.claim(session.channel_id, "lobby")  # the answer shows it
         try:
-            await update_message(interaction, **lobby_payload(tr, session, closed).kwargs())
+            await update_message(interaction,
+                                 **lobby_payload(tr, session, closed).kwargs(edit=True))
         except discord.HTTPException:
             if item is not None:
                 outbox.give_back(item)

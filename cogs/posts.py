@@ -28,6 +28,7 @@ from cogs.buttons import RematchButton
 from cogs.common import public_tr
 from cogs.discord_compat import edit_message
 from cogs.endings import final_standings, round_summary
+from cogs.layout import shown_text
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload
 from cogs.notified import on_post, round_post_owed, told
@@ -267,7 +268,8 @@ class Posts:
                      session.channel_id)
         elif not repost and old is not None:
             try:
-                await edit_message(self.bot, item.channel_id, old, **payload.kwargs())
+                await edit_message(self.bot, item.channel_id, old,
+                                   **payload.kwargs(edit=True))
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
@@ -289,7 +291,7 @@ class Posts:
             told(session, first, found, self.bot.sessions.timers)  # saved with the next write
         if found:
             payload.mentions = []  # (an edit notifies nobody; it pings nobody either)
-            await message.edit(**payload.kwargs())
+            await message.edit(**payload.kwargs(edit=True))
         if old is not None and old != message.id:
             await self._retire(channel, old)
         await self._retire_frozen(channel, item.channel_id)
@@ -306,7 +308,7 @@ class Posts:
         if message_id is None:
             return None
         try:
-            await channel.get_partial_message(message_id).edit(**payload.kwargs())
+            await channel.get_partial_message(message_id).edit(**payload.kwargs(edit=True))
         except discord.NotFound:
             log.info("the finished table of channel %s is gone", item.channel_id)
         await self._retire_frozen(channel, item.channel_id)
@@ -329,7 +331,7 @@ class Posts:
         if session.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(session.lobby_message_id).edit(
-                    **payload.kwargs())
+                    **payload.kwargs(edit=True))
                 return session.lobby_message_id
             except discord.NotFound:
                 log.info("the lobby of channel %s is gone; posting it again", session.channel_id)
@@ -391,9 +393,10 @@ def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:
 
 def stale(message: discord.Message, payload: Payload) -> bool:
     """``message`` does not show ``payload`` (a post a crashed process made earlier)."""
-    shown = message.embeds[0].description if message.embeds else None
-    wanted = payload.embed.description if payload.embed is not None else None
-    return (message.content or None) != payload.content or shown != wanted
+    card = payload.layout()
+    if card is not None:  # (V2: its text displays; a post made before the upgrade differs)
+        return shown_text(message) != "\n".join(card.texts())
+    return (message.content or None) != payload.content or bool(message.embeds)
 
 
 def payload_body(payload: Payload) -> dict[str, Any]:

@@ -161,7 +161,8 @@ class Privacy(commands.Cog):
         payload = lobby_payload(tr, session, closed=tr("This lobby was closed."))
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         try:
-            await channel.get_partial_message(session.lobby_message_id).edit(**payload.kwargs())
+            await channel.get_partial_message(session.lobby_message_id).edit(
+                **payload.kwargs(edit=True))
         except discord.HTTPException:
             log.info("could not close the lobby %s", session.lobby_message_id)
 

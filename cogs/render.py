@@ -13,6 +13,7 @@ from bot.words.i18n import Translator
 from bot.words.markdown import BUTTON_LABEL, FIELD_VALUE, clip
 from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
+from cogs.layout import Layout, layout, rows_of
 from game import Card, Event, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
@@ -82,35 +83,43 @@ class Payload:
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | Components | None = None
+    view: discord.ui.View | Components | Layout | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
     files: list[discord.File] = field(default_factory=list)  # pictures (cogs.pictures), the record
     mentions: list[int] = field(default_factory=list)  # more users it may ping (winners)
     keep_files: bool = False  # an edit keeps the message's files (its picture is unchanged)
 
-    def kwargs(self) -> dict[str, Any]:
-        """For sending; with pictures, their files."""
+    def kwargs(self, *, edit: bool = False) -> dict[str, Any]:
+        """For sending (with pictures, their files); ``edit``: for editing a message
+        (one posted before the upgrade, as an embed, turns into the V2 layout)."""
         files = {"files": self.files} if self.files else {}
-        return {**files, **self._common()}
+        return {**files, **self._common(edit)}
 
     def edit_kwargs(self) -> dict[str, Any]:
         """For editing: the attachments are replaced by this payload's files (maybe none),
         or, with ``keep_files``, left as they are (Discord keeps what an edit omits)."""
         files = {} if self.keep_files else {"attachments": self.files}
-        return {**files, **self._common()}
+        return {**files, **self._common(True)}
 
-    def _common(self) -> dict[str, Any]:
+    def layout(self) -> Layout | None:
+        """The message as Components V2 (cogs/layout.py), or None: a plain text message
+        (a note, a ping) stays as it is."""
+        if self.embed is None:
+            return None
+        return Layout(layout(self.content, self.embed.to_dict(), rows_of(self.view)))
+
+    def _common(self, edit: bool) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
         users = [discord.Object(u) for u in pinged] if pinged else False
-        return {
-            "content": self.content,
-            "embed": self.embed,
-            "view": self.view,
-            "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False, users=users
-            ),
-        }
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=users)
+        card = self.layout()
+        if card is None:
+            return {"content": self.content, "embed": self.embed, "view": self.view,
+                    "allowed_mentions": mentions}
+        cleared = {"content": None, "embed": None} if edit else {}  # (V2 allows neither)
+        return {**cleared, "view": card, "allowed_mentions": mentions}
 
 
 def short_label(card: Card) -> str:

@@ -34,7 +34,7 @@ from cogs.ladder_text import (
 )
 from cogs.lobby import VARIANTS
 from cogs.pictures import ALT_TEXT, drawn_chart, images_on, refused_upload
-from cogs.render import COLOUR, Components
+from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
 from game import find_rules, variant_names
 
@@ -91,7 +91,7 @@ class Stats(commands.Cog):
             require_variant(variant)
         chosen = variant or await self.default_variant(guild_id)
         embed, view = await self.board(user_tr(interaction), guild_id, chosen, 0)
-        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
+        await interaction.response.send_message(**Payload(embed=embed, view=view).kwargs())
 
     async def board(self, tr: Translator, guild_id: int, variant: str, page: int
                     ) -> tuple[discord.Embed, Components | None]:
@@ -125,7 +125,8 @@ class Stats(commands.Cog):
                 or parts[3] not in ("prev", "next")):
             raise ForeignBoard()
         embed, view = await self.board(user_tr(interaction), guild_id, parts[1], int(parts[2]))
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(
+            **Payload(embed=embed, view=view or Components()).kwargs(edit=True))
 
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(
@@ -150,13 +151,15 @@ class Stats(commands.Cog):
             embed.set_image(url=f"attachment://{CHART_FILE}")
             add_chart_legend(tr, embed, series)
         try:
-            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+            await interaction.response.send_message(
+                ephemeral=True, **Payload(embed=embed, files=files).kwargs())
         except discord.HTTPException as error:
             if not (files and refused_upload(error)):
                 raise
             embed.set_image(url=None)  # Discord refused the picture: the text says it all
             embed.remove_field(len(embed.fields) - 1)  # and its legend
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(ephemeral=True,
+                                                    **Payload(embed=embed).kwargs())
 
 
 async def setup(bot: LamaBot) -> None:

@@ -280,7 +280,7 @@ class Message:
         """On creation: the users it notifies, as Discord does: those mentioned in its
         content that its ``allowed_mentions`` allow (absent: every mention). An edit
         notifies nobody."""
-        mentioned = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
+        mentioned = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.spoken))
         allowed = body.get("allowed_mentions")
         if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
             ids = {int(u) for u in allowed.get("users") or []}
@@ -321,7 +321,7 @@ class Message:
 
     def _mentions(self) -> list[dict[str, Any]]:
         users = {u.id: u for u in (m.user for m in self.channel.guild.members)}
-        ids = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
+        ids = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.spoken))
         return [users[i].payload() for i in ids if i in users]
 
     # --- readable views ----------------------------------------------------------------
@@ -392,6 +392,12 @@ class Message:
             for c in walk_components(self.component_dicts)
             if c.get("type") in SELECT_TYPES
         ]
+
+    @property
+    def spoken(self) -> str:
+        """Where a mention pings: the content, or a V2 message's text displays (Discord's
+        components reference: they ping as the content does, per ``allowed_mentions``)."""
+        return "\n".join([self.content, *self.text_displays])
 
     @property
     def text_displays(self) -> list[str]:

@@ -44,8 +44,9 @@ Refuse = Callable[[discord.Interaction, BaseException], Awaitable[None]]
 
 
 def drawn_on(message: discord.Message | None, custom_id: str, component_type: int) -> bool:
-    """Whether ``message`` carries a component with this custom_id and type (public API:
-    ``Message.components``, action rows' ``children``)."""
+    """Whether ``message`` carries a component with this custom_id and type, at any depth
+    (public API: ``Message.components``; the ``children`` of action rows, V2 containers and
+    sections, and a section's ``accessory``)."""
     if message is None:
         return False
     return any(getattr(c, "custom_id", None) == custom_id and c.type.value == component_type
@@ -55,7 +56,10 @@ def drawn_on(message: discord.Message | None, custom_id: str, component_type: in
 def _walk(components: Iterable[Any]) -> Iterable[Any]:
     for component in components:
         yield component
-        yield from _walk(getattr(component, "children", ()))
+        yield from _walk(getattr(component, "children", ()))  # rows, containers, sections
+        accessory = getattr(component, "accessory", None)  # a section's button
+        if accessory is not None:
+            yield accessory
 
 
 class Clicks:

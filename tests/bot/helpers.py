@@ -7,10 +7,12 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
+from fakediscord.messages import EmbedField
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 WAIT = 10.0
@@ -26,6 +28,58 @@ def screenshots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("LAMA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@dataclass
+class Card:
+    """What a message shows, read the same whether it was posted as an embed (before the
+    upgrade) or as Components V2 (cogs/layout.py: a turn line, then one container with the
+    title and body, a text display per section, the picture, the footer, the buttons)."""
+
+    title: str | None = None
+    description: str | None = None
+    fields: list[EmbedField] = field(default_factory=list)
+    footer: str | None = None
+    image: str | None = None  # attachment://name
+    content: str | None = None
+    v2: bool = False
+
+
+def card(message: Message) -> Card:
+    """``message`` as a :class:`Card` (tests read this, never the layout itself)."""
+    if message.embed_dicts:
+        data: dict[str, Any] = message.embed_dicts[0]
+        embed = message.embeds[0]
+        return Card(embed.title, embed.description, embed.fields, embed.footer,
+                    (data.get("image") or {}).get("url"), message.content or None)
+    found = Card(v2=True)
+    for top in message.component_dicts:
+        if top.get("type") == 10:
+            found.content = top["content"] if found.content is None else (
+                f"{found.content}\n{top['content']}")
+        if top.get("type") != 17:
+            continue
+        texts = []
+        for item in top.get("components", []):
+            if item.get("type") == 12:
+                found.image = item["items"][0]["media"]["url"]
+            elif item.get("type") == 10:
+                texts.append(item["content"])
+        if texts and texts[-1].startswith("-# "):
+            found.footer = texts.pop()[3:]
+        if texts:
+            head, *sections = texts
+            if head.startswith("### "):
+                found.title, _, rest = head[4:].partition("\n")
+                found.description = rest or None
+            else:
+                found.description = head
+            for section in sections:
+                name, _, value = section.partition("\n")
+                found.fields.append(EmbedField(name.removeprefix("**").removesuffix("**"),
+                                               value, False))
+        break
+    return found
 
 
 def is_table(message: Message) -> bool:
@@ -68,7 +122,7 @@ def current(channel: TextChannel) -> Turn | None:
     table = next((m for m in reversed(messages) if is_table(m)), None)
     if table is None:
         return None
-    match = MENTION.search(table.content or "")
+    match = MENTION.search(table.text)
     return Turn(table, (table.id, table.edits), int(match[1]) if match else None)
 
 

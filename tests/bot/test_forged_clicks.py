@@ -11,7 +11,7 @@ from fakediscord import Member, Message
 from fakediscord.driver import ComponentRefused
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons, forged_click
-from tests.bot.helpers import WAIT, current, play_out
+from tests.bot.helpers import WAIT, card, current, play_out
 
 REFUSAL = "That is not possible right now."
 
@@ -29,7 +29,7 @@ def forged_ids(world: World, game: str, version: int, game_id: str) -> list[str]
 
 def shows_a_hand(message: Message) -> bool:
     """A hand's marks (cogs/render.py hand_message): its title, its cards."""
-    return (any((e.title or "").endswith(", your hand") for e in message.embeds)
+    return ((card(message).title or "").endswith(", your hand")
             or "Your hand: " in message.text or "Your tiles: " in message.text)
 
 

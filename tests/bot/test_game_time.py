@@ -112,5 +112,5 @@ async def test_ai_seats_timers_and_takeover_never_wait_on_the_channel(world: Wor
     first = 1
     assert set(range(first + 1, dealt + 1)) <= rounds, (sorted(rounds), dealt)
     last = next(m for m in reversed(world.table.messages) if table_round_of(m) is not None)
-    assert "The game is over." in last.content and not last.buttons
+    assert "The game is over." in last.text and not last.buttons
     assert not outbox.pending(world.table.id)

@@ -9,7 +9,7 @@ import pytest
 
 from tests import forkserver
 from tests.bot.conftest import World
-from tests.bot.helpers import play_out
+from tests.bot.helpers import card, play_out
 from tests.bot.leaks import check_no_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,11 +66,11 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     for player in summary["players"]:
         assert f"**{player['name']}**" in final.text
         assert f"{player['score']} point" in final.text.split(f"**{player['name']}**")[1]
-    crowned = [line.split("**")[1] for line in (final.embeds[-1].description or "").splitlines()
+    crowned = [line.split("**")[1] for line in (card(final).description or "").splitlines()
                if line.endswith("🏆")]
     assert sorted(crowned) == sorted(summary["winners"]), "the winners' lines carry the 🏆"
     assert "Winners" not in final.text, "and no field repeats them"
-    (legend,) = final.embeds[-1].fields  # the chart's: its colours, then what its axes show
+    (legend,) = card(final).fields  # the chart's: its colours, then what its axes show
     assert "Across: the rounds; up: each player's total points." in legend.value
     if "target" in options:
         assert legend.value.endswith(
@@ -78,7 +78,7 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     humans = {"ana": world.ana.id, "ben": world.ben.id}
     pinged = [humans[w] for w in summary["winners"] if w in humans]
     for user in (world.ana.id, world.ben.id):  # the human winners are mentioned once
-        assert (final.content or "").count(f"<@{user}>") == (user in pinged)
+        assert final.text.count(f"<@{user}>") == (user in pinged)
 
     users = [world.ana.id, world.ben.id, None]
     shown = check_no_leaks(world.fake, stored["record"], users, public_tiles=variant == "dice")

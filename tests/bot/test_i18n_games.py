@@ -201,7 +201,7 @@ async def play_out(fake: FakeDiscord, table: TextChannel, members: list[Member])
         if over:
             return
         last = stamp
-        match = MENTION.search(current.content or "") if current else None
+        match = MENTION.search(current.text) if current else None
         if current is None or match is None:
             continue
         member = by_id[int(match[1])]

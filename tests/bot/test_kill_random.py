@@ -24,7 +24,7 @@ import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
 from tests import forkserver
-from tests.bot.helpers import KILLED_CLICK, WAIT, Turn, action_buttons, current, is_final
+from tests.bot.helpers import KILLED_CLICK, WAIT, Turn, action_buttons, card, current, is_final
 from tests.bot.test_kill import ROOT, SEED, START, sound
 from tests.bot.test_outbox import tables, titled
 from tests.bot.test_restart import stored_actions
@@ -215,9 +215,9 @@ async def test_ten_kills_at_random_moments_lose_nothing_and_show_everything_once
         for channel in channels:  # nothing shown twice
             assert len([m for m in channel.messages if is_final(m)]) == 1, channel.messages
             assert len(tables(channel)) == 1 and not tables(channel)[0].buttons
-            summaries = [m.embeds[0].title for m in titled(channel, r"^Round \d+ is over$")]
+            summaries = [card(m).title for m in titled(channel, r"^Round \d+ is over$")]
             assert len(summaries) == len(set(summaries)), f"a round shown twice: {summaries}"
-            rounds = int(re.findall(r"\d+", tables(channel)[0].embeds[0].title or "")[-1])
+            rounds = int(re.findall(r"\d+", card(tables(channel)[0]).title or "")[-1])
             assert len(summaries) == rounds, (summaries, rounds)
     assert kills >= KILLS
     await sound(db)

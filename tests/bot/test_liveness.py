@@ -136,8 +136,8 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
     allowed = body["allowed_mentions"]
     assert sorted(int(u) for u in allowed["users"]) == sorted([club.ana.id, club.ben.id])
     assert not allowed["parse"], "only those users, never everyone or roles"
-    assert f"<@{club.ana.id}> <@{club.ben.id}>: your game is on." in table.content
-    assert f"<@{club.ana.id}>, it is your turn" in table.content, "the turn line, as always"
+    assert f"<@{club.ana.id}> <@{club.ben.id}>: your game is on." in table.text
+    assert f"<@{club.ana.id}>, it is your turn" in table.text, "the turn line, as always"
     hand = await club.ben.slash(club.channel, "lama hand")  # ben keeps his hand open
     assert hand.ephemeral
     club.advance(NOTIFIED_PING_DELAY)

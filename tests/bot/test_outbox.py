@@ -22,7 +22,7 @@ import pytest
 
 from fakediscord import FakeDiscord, Member, Message, TextChannel
 from tests import forkserver
-from tests.bot.helpers import KILLED_CLICK, WAIT, current, is_final, is_table
+from tests.bot.helpers import KILLED_CLICK, WAIT, card, current, is_final, is_table
 from tests.bot.test_kill import START, STOP, bot_process, sound
 
 END = "end"  # the last move of a game: round summary, finished table, final standings
@@ -40,12 +40,12 @@ TITLE = re.compile(r": round (\d+)$")
 
 
 def titled(channel: TextChannel, pattern: str) -> list[Message]:
-    return [m for m in channel.messages if m.embeds and re.search(pattern, m.embeds[0].title or "")]
+    return [m for m in channel.messages if re.search(pattern, card(m).title or "")]
 
 
 def tables(channel: TextChannel) -> list[Message]:
     """Every table message in the channel, live or finished."""
-    return [m for m in channel.messages if m.embeds and TITLE.search(m.embeds[0].title or "")]
+    return [m for m in channel.messages if TITLE.search(card(m).title or "")]
 
 
 def shown(kind: str, channel: TextChannel) -> bool:
@@ -58,7 +58,7 @@ def shown(kind: str, channel: TextChannel) -> bool:
         finished = [t for t in tables(channel) if not t.buttons]
         return bool(finished) and any(is_final(m) for m in channel.messages)
     turn = current(channel)
-    return turn is not None and turn.table is not None and turn.table.embeds[0].title.endswith(
+    return turn is not None and turn.table is not None and (card(turn.table).title or "").endswith(
         "round 2") and turn.user_id is not None
 
 

@@ -10,6 +10,7 @@ from bot.words.i18n import translator
 from cogs.endings import final_standings, places
 from game import Game, player_view
 from tests.bot.conftest import World
+from tests.bot.helpers import card
 
 
 def test_competition_ranking() -> None:
@@ -49,5 +50,5 @@ async def test_players_who_tie_share_a_place_on_the_leaderboard(world: World) ->
                                 {**document, "game_id": f"{number:032x}"}, results)
     board = await world.ana.slash(world.table, "lama leaderboard")
     assert board.message is not None
-    description = board.message.embeds[0].description or ""
+    description = card(board.message).description or ""
     assert places_shown(description) == [1, 2, 2], description

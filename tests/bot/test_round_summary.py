@@ -22,7 +22,7 @@ from fakediscord import Member, Message
 from game import Action, ActionType, Event, EventKind, Game, PlayerView, from_dict, player_view
 from game.events import ScoreKind, SeatScore
 from tests.bot.conftest import World
-from tests.bot.helpers import first_button, play_out
+from tests.bot.helpers import card, first_button, play_out
 
 NAMES = ["ana", "ben", "cleo"]
 
@@ -209,8 +209,8 @@ async def planned_summary(world: World, host: Member, variant: str,
     await host.click(lobby, start)
     await play_out(world.fake, world.table, world.members, choose=following(moves))
     title = translator(host.user.locale)("Round {n} is over", n=1)
-    (summary,) = [m for m in world.table.messages if m.embeds and m.embeds[0].title == title]
-    return summary.embeds[0].description or ""
+    (summary,) = [m for m in world.table.messages if card(m).title == title]
+    return card(summary).description or ""
 
 
 @pytest.mark.slow  # a whole (one-round) game
@@ -252,11 +252,12 @@ async def test_a_dice_game_shows_each_rounds_breakdown(world: World) -> None:
     overs = [e for seat, action in parsed.actions for e in game.apply(seat, action)
              if e.kind is EventKind.ROUND_OVER]
     summaries = [m for m in world.table.messages
-                 if m.embeds and re.fullmatch(r"Round \d+ is over", m.embeds[0].title or "")]
+                 if re.fullmatch(r"Round \d+ is over", card(m).title or "")]
     assert len(summaries) == len(overs) >= 1
     for message, over in zip(summaries, overs, strict=True):
-        lines = (message.embeds[0].description or "").split("\n")
-        assert len(lines) == 2 and "card" not in message.embeds[0].description
+        description = card(message).description or ""
+        lines = description.split("\n")
+        assert len(lines) == 2 and "card" not in description
         for line, score in zip(lines, over.scores, strict=True):
             assert line.startswith(f"**{parsed.players[score.seat]}**: {score.points:+d} (")
             if "tiles left: " in line:

@@ -113,7 +113,7 @@ async def round_dealt_while_held(club: Club, hands: dict[int, Message], held: He
     third = await club.fake.notifier.wait_for(lambda: table_of_round(club.channel, 3), WAIT,
                                               "round 3's table")
     assert third.pinged == [first.id], "round 3's post notifies whom it was owed to"
-    assert f"<@{first.id}>: your game is on." in third.content
+    assert f"<@{first.id}>: your game is on." in third.text
     await club.fake.notifier.wait_for(  # (once made, the post retires round 2's)
         lambda: all(m.deleted for m in club.channel.messages
                     if table_round(m.payload()) == 2) or None, WAIT, "round 2's post retired")

@@ -15,7 +15,7 @@ from bot.common.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Message, TextChannel
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import current
+from tests.bot.helpers import card, current
 from tests.bot.test_liveness import WAIT, Club, club, is_note, members, table_posts
 
 __all__ = ["club"]  # the fixture, shared with test_liveness.py
@@ -25,7 +25,7 @@ def table_of_round(channel: TextChannel, n: int) -> Message | None:
     """The live table if it shows round ``n``."""
     turn = current(channel)
     table = turn.table if turn is not None else None
-    if table is None or not any((e.title or "").endswith(f": round {n}") for e in table.embeds):
+    if table is None or not (card(table).title or "").endswith(f": round {n}"):
         return None
     return table
 
@@ -39,7 +39,7 @@ async def test_a_hand_that_stops_following_mid_round_is_pinged_at_once(club: Clu
     second = await club.fake.notifier.wait_for(lambda: table_of_round(club.channel, 2), WAIT,
                                                "round 2's table")
     assert second.pinged == [], "both hands follow the game: nobody to notify"
-    assert "your game is on" not in second.content
+    assert "your game is on" not in second.text
     session = club.bot.sessions.get(club.channel.id)
     assert session is not None and session.timers.notified is not None
     assert session.timers.notified["seats"] == []

@@ -17,7 +17,7 @@ import pytest
 
 from fakediscord import Member, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, current, is_final, is_table, play_out
+from tests.bot.helpers import WAIT, card, current, is_final, is_table, play_out
 from tests.bot.traffic import table_round, traffic
 
 PACE = 20.0
@@ -81,16 +81,13 @@ def check_goals(world: World, counts: dict[str, Any], humans: list[Member], star
     tables = [m for m in world.table.messages if table_round_of(m) is not None]
     assert tables and not any(is_table(m) for m in tables), "no live table is left"
     last = tables[-1]
-    assert last.content.startswith("🏁") and "The game is over." in last.content
+    assert last.text.startswith("🏁") and "The game is over." in last.text
     assert not last.buttons, "the finished table has no buttons"
 
 
 def table_round_of(message: Message) -> int | None:
-    for embed in message.embeds:
-        match = re.search(r": round (\d+)$", embed.title or "")
-        if match:
-            return int(match[1])
-    return None
+    match = re.search(r": round (\d+)$", card(message).title or "")
+    return int(match[1]) if match else None
 
 
 def report(world: World, name: str, counts: dict[str, Any]) -> None:

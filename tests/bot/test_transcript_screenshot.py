@@ -62,7 +62,7 @@ async def test_a_whole_game_reads_clearly_in_the_channel(world: World, tmp_path:
     assert shown[-1] is final, "the standings come last"
     assert not any("<@" in m.content and "it is your turn." in m.content and not m.embeds
                    for m in shown), "every ping was folded once its turn was over"
-    assert any(m.content.startswith("🏁") and not m.buttons for m in shown)
+    assert any(m.text.startswith("🏁") and not m.buttons for m in shown)
     page = tmp_path / "transcript.html"
     page.write_text(render_html(world.fake).replace("</head>", HIDE, 1), encoding="utf-8")
     target = folder / "transcript-game.png"

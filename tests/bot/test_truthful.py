@@ -12,7 +12,7 @@ from typing import Any
 from bot.sessions.outbox import Write
 from fakediscord import FakeDiscord, FakeDiscordError
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons
+from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons, card
 from tests.bot.test_faults import db_of, start
 from tests.bot.test_restart import Table, stored_actions
 
@@ -52,12 +52,12 @@ async def test_a_failed_first_answer_posts_the_lobby_in_the_channel(tmp_path: Pa
             started: asyncio.Task[Any] = asyncio.ensure_future(
                 club.ana.slash(club.channel, "lama start"))
             lobby = await club.channel.wait_for_message(
-                lambda m: bool(m.embeds) and "new game" in (m.embeds[0].title or ""), WAIT)
+                lambda m: "new game" in (card(m).title or ""), WAIT)
             assert fault.hits == 1 and not lobby.interaction_metadata, "posted, not an answer"
             await club.ben.click(lobby, "Join")
             assert "ben" in lobby.text, "the posted lobby works"
-            lobbies = [m for m in club.channel.messages if m.embeds
-                       and "new game" in (m.embeds[0].title or "")]
+            lobbies = [m for m in club.channel.messages
+                       if "new game" in (card(m).title or "")]
             assert lobbies == [lobby], "shown once"
             with contextlib.suppress(FakeDiscordError):
                 await started  # Discord told ana "This interaction failed"
