@@ -30,12 +30,17 @@ async def test_embed_images_come_only_from_the_messages_own_files() -> None:
     assert seen["embeds"][0]["thumbnail"] is None  # nothing is loaded from elsewhere
 
 
+def upload(aid: int, name: str) -> dict[str, object]:
+    """An attachment as the fake stores an upload."""
+    url = f"https://cdn.fake.invalid/a/{aid}/{name}"
+    return {"id": str(aid), "filename": name, "url": url, "proxy_url": url, "size": 8,
+            "content_type": "application/octet-stream"}
+
+
 V2_HAND = {
     "flags": 1 << 15,
     "attachments": [
-        {"id": "5", "filename": "hand.png", "url": "https://cdn.fake.invalid/a/5/hand.png"},
-        {"id": "7", "filename": "unused.png", "url": "https://cdn.fake.invalid/a/7/unused.png"},
-        {"id": "8", "filename": "record.json", "url": "https://cdn.fake.invalid/a/8/record.json"},
+        upload(5, "hand.png"), upload(7, "unused.png"), upload(8, "record.json"),
     ],
     "components": [{
         "type": 17, "accent_color": 0xF0B232, "components": [
