@@ -116,6 +116,7 @@ function draw() {
     return node;
   });
   box.replaceChildren(...nodes);
+  for (const id of state.drawn.keys()) if (!state.messages.has(id)) state.drawn.delete(id);
   // what this member just asked for (a hand, an answer) is shown even when scrolled up
   const mine = visible.some((m) => m.to === state.me && !before.has(m.id));
   if (state.stick || mine) scrollToEnd();
