@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from fakediscord.fake import TIMEOUT_VARIABLE
 from tests import forkserver
@@ -155,3 +155,20 @@ def browser() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
+
+
+WIDTHS = {"phone": 400, "wide": 1200}
+"""The widths each message is pictured at: a phone's and a wide page's."""
+
+
+def shoot(page: Page, message: Locator, folder: Path, kind: str, lang: str) -> None:
+    """The message at each width, once its pictures have loaded."""
+    expect(message).to_be_visible()
+    message.scroll_into_view_if_needed()
+    for width_name, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_function(
+            "(m) => [...m.querySelectorAll('img')].every(i => i.complete && i.naturalWidth)",
+            arg=message.element_handle(), timeout=20_000)
+        message.screenshot(path=str(folder / f"sandbox-{kind}-{lang}-{width_name}.png"))
+    page.set_viewport_size({"width": WIDTHS["wide"], "height": 900})

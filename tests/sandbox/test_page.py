@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.bot.helpers import screenshots
-from tests.sandbox.conftest import Sandbox, stopped_cleanly
+from tests.sandbox.conftest import Sandbox, shoot, stopped_cleanly
 
 pytestmark = pytest.mark.slow  # a real browser, and a sandbox process per test
 
@@ -126,6 +126,7 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     lobby.locator('button[data-custom-id$=":ai"]').click()
     expect(lobby.locator('button[data-custom-id$=":ai"]')).to_be_enabled()
     page.screenshot(path=str(shots / "lobby.png"))
+    shoot(page, lobby, shots, "lobby", "en")  # (Persian, and the rest: test_page_screenshots)
     lobby.locator('button[data-custom-id$=":start"]').click()
 
     hands: dict[str, str] = {}
@@ -140,6 +141,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
             hands[name] = hand.get_attribute("data-id") or ""
             if len(hands) == 1:
                 page.screenshot(path=str(shots / "hand.png"))
+                shoot(page, last(page, TABLE), shots, "table", "en")
+                shoot(page, hand, shots, "hand-classic", "en")
         before = state(page)
         take_turn(page, hand)
     else:
@@ -154,6 +157,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     final = last(page, FINAL)
     expect(final).to_contain_text("ana")
     expect(final).to_contain_text("ben")
+    shoot(page, final, shots, "standings", "en")
+    shoot(page, last(page, 'article:has-text("Round 1 is over")'), shots, "round-summary", "en")
     play_as(page, "cleo")  # cleo did not play: she sees the public standings, no hand
     expect(page.locator("article.ephemeral")).to_have_count(0)
     expect(final).to_be_visible()
@@ -161,6 +166,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     board = last(page, 'article:has-text("cleo used /lama leaderboard")')
     expect(board).to_contain_text("ana")
     expect(board).to_contain_text("ben")
+    shoot(page, board, shots, "ladder", "en")
+    page.set_viewport_size({"width": 1200, "height": 860})
     page.screenshot(path=str(shots / "end.png"))
     for shot in ("lobby.png", "hand.png", "end.png"):
         assert (shots / shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -188,7 +188,8 @@ def test_v2_cards_timestamps_the_turn_badge_and_dismissing(
     page.screenshot(path=str(shots / "v2-samples-wide-fa.png"))
     page.set_viewport_size({"width": 400, "height": 860})
     page.screenshot(path=str(shots / "v2-samples-phone-fa.png"))
-    expect(page.locator("#side")).to_be_hidden()  # the members fold away at phone width
+    expect(page.locator("#side")).to_be_hidden()  # the members fold away at phone width,
+    expect(page.locator("#topbar-me")).to_have_text("Aanaنوبت")  # who one plays as stays
     page.locator("#side-toggle").click()
     expect(page.locator(".member.turn .badge")).to_have_text("نوبت")
     page.screenshot(path=str(shots / "v2-samples-phone-fa-members.png"))

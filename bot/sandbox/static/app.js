@@ -139,6 +139,15 @@ function stickToBottom() {
 
 function drawMembers() {
   const turn = whoseTurn();
+  // at a phone's width the list folds away: who one plays as (and whether it is their turn)
+  // stays in the channel's bar
+  const me = state.members.find((m) => m.id === state.me);
+  const bar = $("topbar-me");
+  bar.hidden = !me;
+  bar.classList.toggle("turn", Boolean(me) && me.id === turn);
+  bar.replaceChildren(...(me ? [el("span", "avatar", me.name.slice(0, 1).toUpperCase()),
+    isolated(el("span", "", me.name))] : []));
+  if (me && me.id === turn) bar.append(el("span", "badge", t("to_play")));
   $("members").replaceChildren(...state.members.map((m) => {
     const item = el("li");
     const button = item.appendChild(el("button", "member"));
@@ -222,10 +231,13 @@ function drawMessage(msg) {
   box.classList.toggle("ephemeral", msg.to !== null);
   if (msg.used) {
     const used = box.appendChild(el("div", "used"));
-    used.dir = state.texts._dir || "ltr";  // the page's own words, in the page's direction
-    used.append(el("span", "used-arrow", "↪"), " ", ...tNodes("used",
-      { name: isolated(el("b", "", msg.used.user)),
-        command: isolated(el("code", "", msg.used.command)) }));
+    // Discord's arrow stays at the left, pointing at the message; the page's own words
+    // after it read in the page's direction
+    const words = el("span");
+    words.dir = state.texts._dir || "ltr";
+    words.append(...tNodes("used", { name: isolated(el("b", "", msg.used.user)),
+      command: isolated(el("code", "", msg.used.command)) }));
+    used.append(el("span", "used-arrow", "↪"), " ", words);
   }
   box.append(el("span", "avatar", msg.author.slice(0, 1).toUpperCase()));
   const head = box.appendChild(el("div", "head"));
