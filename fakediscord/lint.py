@@ -112,6 +112,8 @@ COMPONENT_FIELDS: dict[int, set[str]] = {
     18: {"type", "id", "label", "description", "component"},
 }
 OPTION_FIELDS = {"label", "value", "description", "emoji", "default"}
+GALLERY_ITEM_FIELDS = {"media", "description", "spoiler"}
+MEDIA_FIELDS = {"url"}  # the rest of an unfurled media item is the API's answer, ignored
 EMOJI_FIELDS = {"id", "name", "animated"}
 MENTION_FIELDS = {"parse", "roles", "users", "replied_user"}
 
@@ -149,6 +151,12 @@ def _components(out: list[str], where: str, components: Any) -> None:
         for key in ("accessory", "component"):
             if isinstance(comp.get(key), dict):
                 _components(out, f"{here}.{key}", [comp[key]])
+        for key in ("media", "file"):
+            _unknown(out, f"{here}.{key}", comp.get(key), MEDIA_FIELDS)
+        for k, item in enumerate(comp.get("items") or []):
+            _unknown(out, f"{here}.items.{k}", item, GALLERY_ITEM_FIELDS)
+            if isinstance(item, dict):
+                _unknown(out, f"{here}.items.{k}.media", item.get("media"), MEDIA_FIELDS)
 
 
 def unshown_lint(msg: Message, body: Any) -> list[str]:
