@@ -24,7 +24,7 @@ from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import VARIANTS, lobby_payload
 from cogs.pictures import images_on
-from cogs.render import COLOUR
+from cogs.render import COLOUR, Payload
 from cogs.replies import user_tr
 from cogs.rules_text import rules_paragraphs
 from game import find_rules
@@ -155,7 +155,7 @@ class Admin(commands.Cog):
         tr = user_tr(interaction)
         embed = discord.Embed(title=tr(find_rules(variant).title), colour=COLOUR)
         embed.description = "\n\n".join(rules_paragraphs(tr, variant))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **Payload(embed=embed).kwargs())
 
 
 async def setup(bot: LamaBot) -> None:

@@ -46,7 +46,7 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 def require_bot_can_post(interaction: discord.Interaction) -> None:
     """Refuse to open a game where the table could not be posted (a clear answer, no game)."""
     allowed = interaction.app_permissions
-    if not (allowed.view_channel and allowed.send_messages and allowed.embed_links):
+    if not (allowed.view_channel and allowed.send_messages):  # (V2 text needs no Embed Links)
         raise CannotPost()
 
 

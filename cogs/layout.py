@@ -35,7 +35,8 @@ import discord
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
-TEXT, CONTAINER, ROW, GALLERY, SEPARATOR = 10, 17, 1, 12, 14  # Discord's component types
+TEXT, CONTAINER, ROW, GALLERY, FILE, SEPARATOR = 10, 17, 1, 12, 13, 14  # component types
+SCHEME = "attachment://"
 DIVIDER = {"type": SEPARATOR, "divider": True, "spacing": 1}
 
 
@@ -94,10 +95,13 @@ def gallery(url: str) -> dict[str, Any]:
 
 
 def layout(content: str | None, embed: dict[str, Any] | None,
-           rows: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+           rows: Sequence[dict[str, Any]] = (), files: Sequence[str] = ()
+           ) -> list[dict[str, Any]]:
     """``content`` (the turn line), ``embed`` (a rendered message's title, body, sections,
     picture and footer, as :meth:`discord.Embed.to_dict` gives them) and the action
-    ``rows``, as one V2 card within Discord's limits (the module docstring)."""
+    ``rows``, as one V2 card within Discord's limits (the module docstring). ``files``:
+    the names of the message's uploads; those the picture does not show are listed as file
+    components (a V2 message shows only the uploads a component references)."""
     embed = embed or {}
     title, body = embed.get("title"), embed.get("description")
     head = "\n".join(x for x in (f"### {title}" if title else None, body) if x)
@@ -108,6 +112,8 @@ def layout(content: str | None, embed: dict[str, Any] | None,
     top = content or None
     head, fields, small = _fit_text(top, head, fields, small)
     rows = list(rows)
+    shown_files = [{"type": FILE, "file": {"url": f"{SCHEME}{name}"}} for name in files
+                   if f"{SCHEME}{name}" != image]
     parts = {"divider": bool(rows), "fields": True, "image": image is not None}
 
     def build() -> list[dict[str, Any]]:
@@ -118,6 +124,7 @@ def layout(content: str | None, embed: dict[str, Any] | None,
             inner.append(text("\n\n".join(x for x in (head, *fields) if x)))
         if parts["image"] and image is not None:
             inner.append(gallery(image))
+        inner += shown_files
         if small:
             inner.append(text(small))
         if rows and parts["divider"]:
@@ -128,13 +135,18 @@ def layout(content: str | None, embed: dict[str, Any] | None,
             card["accent_color"] = embed["color"]
         return ([text(top)] if top else []) + [card]
 
+    def counted(built: list[dict[str, Any]]) -> int:  # (= count(built), without a walk:
+        # the container holds leaves and rows, rows hold leaves)
+        return (len(built) + len(built[-1]["components"])
+                + sum(len(row["components"]) for row in rows))
+
     built = build()
     for give in ("divider", "fields", "image"):  # what gives way first
-        if count(built) <= MAX_COMPONENTS:
+        if counted(built) <= MAX_COMPONENTS:
             return built
         parts[give] = False
         built = build()
-    while count(built) > MAX_COMPONENTS and len(rows) > 1:
+    while counted(built) > MAX_COMPONENTS and len(rows) > 1:
         del rows[-2]  # (the last row, Quit's, stays)
         built = build()
     return built

@@ -21,7 +21,7 @@ from bot.words.i18n import N_, Translator
 from cogs.buttons import ForgetButton
 from cogs.common import public_tr
 from cogs.lobby import lobby_payload
-from cogs.render import COLOUR, Components
+from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class Privacy(commands.Cog):
         settings = self.bot.settings
         embed = privacy_embed(user_tr(interaction), settings.lama_privacy_contact,
                               settings.lama_guild_grace_days, settings.lama_game_retention_days)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **Payload(embed=embed).kwargs())
 
     async def mydata(self, interaction: discord.Interaction) -> None:
         tr = user_tr(interaction)

@@ -1,4 +1,5 @@
-"""Player views → message payloads (embeds and components). Never the full game state."""
+"""Player views → message payloads (what a message says, and its buttons; laid out as
+Components V2 in one place, cogs/layout.py). Never the full game state."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ class Payload:
         (a note, a ping) stays as it is."""
         if self.embed is None:
             return None
-        return Layout(layout(self.content, self.embed.to_dict(), rows_of(self.view)))
+        return Layout(layout(self.content, self.embed.to_dict(), rows_of(self.view),
+                             [f.filename for f in self.files if f.filename]))
 
     def _common(self, edit: bool) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions

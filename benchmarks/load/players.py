@@ -154,9 +154,11 @@ class Table:
             self.wake.set_result(None)
 
     def shown(self, message: Message) -> None:
-        """The table arrived: the moves accepted before it was drawn are shown (its embed's
-        timestamp says when it was drawn)."""
-        stamp_text = (message.embed_dicts[0].get("timestamp") if message.embed_dicts else None)
+        """The table arrived: the moves accepted before it was drawn are shown (an embed's
+        timestamp says when it was drawn; a V2 table has none: when it reached Discord,
+        which counts a move accepted while it was under way as shown, a little early)."""
+        stamp_text = (message.embed_dicts[0].get("timestamp") if message.embed_dicts
+                      else message.edited_timestamp or message.timestamp)
         if not stamp_text or not self.unshown:
             return
         drawn = datetime.datetime.fromisoformat(stamp_text).timestamp()

@@ -40,8 +40,8 @@ class CannotPost(BotError):
     """The bot lacks what it needs to post the table in this channel."""
 
     message = N_(
-        "I cannot post in this channel: a server admin needs to give me the View Channel, "
-        "Send Messages and Embed Links permissions here."
+        "I cannot post in this channel: a server admin needs to give me the View Channel "
+        "and Send Messages permissions here."
     )
 
 

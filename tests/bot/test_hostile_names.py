@@ -49,6 +49,8 @@ def texts(body: dict[str, Any]) -> tuple[list[str], list[str]]:
     while stack:
         component = stack.pop()
         stack += component.get("components") or []
+        if component.get("type") == 10:  # a V2 text display: markdown, as content is
+            markdown.append(component.get("content") or "")
         plain += [component.get("label") or "", component.get("placeholder") or ""]
         plain += [o.get("label", "") for o in component.get("options") or []]
     return markdown, plain

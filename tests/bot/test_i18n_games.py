@@ -115,7 +115,8 @@ def seen(fake: FakeDiscord) -> list[str]:
     ] + [  # messages sent with a file (multipart: their JSON is not in the log)
         text
         for message in fake.messages.values() if message.attachments
-        for text in _texts({k: message.payload()[k] for k in ("content", "embeds")})
+        for text in _texts({k: message.payload()[k] for k in ("content", "embeds",
+                                                                   "components")})
     ]
 
 

@@ -12,6 +12,7 @@ from bot.ladder.results import SeatResult
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Member, Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons
+from tests.bot.helpers import card
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TUTORIAL = "L.A.M.A. tutorial (house rules)"
@@ -33,7 +34,7 @@ async def finish(world: World, number: int, variant: str,
 
 
 def rows(message: Message) -> list[tuple[int, str, float]]:
-    text = message.embeds[0].description or ""
+    text = card(message).description or ""
     return [(int(p), name, float(r)) for p, name, r in ROW.findall(text)]
 
 
@@ -55,15 +56,15 @@ async def test_each_rule_set_has_its_board_and_the_default_is_the_most_played(
     assert board.message is not None and not board.ephemeral
     default = await world.ana.slash(world.table, "lama leaderboard")
     assert default.message is not None
-    assert default.message.embeds[0].title == f"Leaderboard: {TUTORIAL}", "played most here"
+    assert card(default.message).title == f"Leaderboard: {TUTORIAL}", "played most here"
     assert [r[1] for r in rows(default.message)] == ["ben", "ana"], "the most points won"
-    assert "AI" not in (default.message.embeds[0].description or ""), "AI seats not shown"
-    footer = default.message.embed_dicts[0]["footer"]["text"]
+    assert "AI" not in (card(default.message).description or ""), "AI seats not shown"
+    footer = card(default.message).footer
     assert footer.startswith("Skill: how well a player finishes against the others"), footer
     assert "Page" not in footer and not default.message.buttons, "one page: no buttons"
     classic = await world.ana.slash(world.table, "lama leaderboard", variant="classic")
     assert classic.message is not None
-    assert classic.message.embeds[0].title == "Leaderboard: L.L.A.M.A."
+    assert card(classic.message).title == "Leaderboard: L.L.A.M.A."
     (first, ana, up), (second, ben, down) = rows(classic.message)
     assert (first, ana, second, ben) == (1, "ana", 2, "ben") and up > 0 > down
     assert "2 of 2 games won" in classic.message.text
@@ -81,7 +82,7 @@ async def test_past_ten_players_the_board_has_pages(world: World) -> None:
     assert board is not None
     first = rows(board)
     assert len(first) == 10 and first[0][0] == 1
-    assert board.embed_dicts[0]["footer"]["text"].endswith("Page 1 of 2")
+    assert (card(board).footer or "").endswith("Page 1 of 2")
     previous, following = board.buttons
     assert previous.disabled and not following.disabled
     assert following.custom_id == f"lama:v2:board:{world.guild.id}:classic:1:next"
@@ -92,7 +93,7 @@ async def test_past_ten_players_the_board_has_pages(world: World) -> None:
     assert {r[1] for r in first + second} == {m.name for m in people}, "everyone, once"
     places = [r[0] for r in first + second]
     assert places == sorted(places) and places[-1] > 10, "places count over the whole board"
-    assert board.embed_dicts[0]["footer"]["text"].endswith("Page 2 of 2")
+    assert (card(board).footer or "").endswith("Page 2 of 2")
     assert board.buttons[1].disabled and not board.buttons[0].disabled
     await world.ana.click(board, board.buttons[0].custom_id)
     assert rows(board) == first
@@ -112,7 +113,7 @@ async def test_forged_page_buttons_are_refused_and_change_nothing(world: World) 
         reply = await world.ana.click(message, custom_id)
         assert reply.ephemeral and reply.message is not None, custom_id
         assert "does not belong to a leaderboard of this server" in reply.message.text
-        assert message.text == "forged" and not message.embeds, "nothing was drawn"
+        assert message.text == "forged" and not card(message).title, "nothing was drawn"
     real = forged_buttons(world.fake, world.table, [f"lama:v2:board:{here}:classic:7:next"])
     shown = await world.ana.click(real, real.buttons[0].custom_id)
     assert shown.type == 7 and [r[1] for r in rows(real)] == ["ana", "ben"], \
@@ -131,22 +132,22 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
     assert "**L.L.A.M.A.**: rank 1 of 2 on the leaderboard, skill " in text
     assert f"**{TUTORIAL}**: rank 2 of 2 on the leaderboard, skill " in text
     assert "2 of 2 games won (100%)" in text and "0 of 3 games won (0%)" in text
-    recent = next(f for f in stats.embeds[0].fields if f.name == "Recent games").value
+    recent = next(f for f in card(stats).fields if f.name == "Recent games").value
     lines = recent.splitlines()
     assert len(lines) == 5 and all(re.match(r"<t:\d+:d> ", line) for line in lines)
     assert f"{TUTORIAL}: place 3 of 3, 5 points" in lines[0], "newest first; the AI placed 2nd"
-    best = next(f for f in stats.embeds[0].fields if f.name == "Best game").value
+    best = next(f for f in card(stats).fields if f.name == "Best game").value
     assert "L.L.A.M.A.: place 1 of 2, 3 points 🏆" in best
     assert [a["filename"] for a in stats.attachments] == ["ratings.png"]
     data = world.fake.files[int(stats.attachments[0]["id"])]
     assert data.startswith(PNG) and Image.open(io.BytesIO(data)).size == (512, 256)
-    legend = stats.embeds[0].fields[-1].value
+    legend = card(stats).fields[-1].value
     assert legend.startswith("🟥 L.L.A.M.A.\n🟨 L.A.M.A. tutorial")
 
     boss = world.guild.add_member("boss", permissions=MANAGE_GUILD)
     await boss.slash(world.table, "lama config images", images="off")
     off = (await world.ana.slash(world.table, "lama stats")).message
-    assert off is not None and off.attachments == [] and "image" not in off.embed_dicts[0]
+    assert off is not None and off.attachments == [] and card(off).image is None
     assert "**L.L.A.M.A.**: rank 1 of 2" in off.text and "Skill after each" not in off.text
     await boss.slash(world.table, "lama config images", images="on")
     await world.table.set_permissions(world.guild.me, deny=ATTACH_FILES)
@@ -169,14 +170,14 @@ async def test_the_board_and_the_stats_say_skill_in_plain_words(world: World) ->
         text = message.text
         assert not [word for word in JARGON if word in text], text
         assert re.search(r"skill -?\d+\.\d+ \(\d+\.\d+ ± \d+\.\d+\)", text), text
-        footer = message.embed_dicts[0]["footer"]["text"]
+        footer = card(message).footer or ""
         assert footer.startswith("Skill: how well a player finishes against the others at "
                                  "the table (AI seats too), counted cautiously"), footer
-    lines, *fields = [stats.embeds[0].description or "", *(f.value for f in
-                                                           stats.embeds[0].fields)]
+    lines, *fields = [card(stats).description or "", *(f.value for f in
+                                                           card(stats).fields)]
     assert "place" not in lines and lines.count(" on the leaderboard") == 2, lines
     assert "rank" not in "".join(fields[:2]) and "place 3 of 3" in fields[0]
-    legend = stats.embeds[0].fields[-1]
+    legend = card(stats).fields[-1]
     assert legend.name == "Skill after each recent game"
     assert "Across: the last 5 games, oldest first; up: skill after each." in legend.value
     assert "dashed line is a newcomer's skill (0)" in legend.value
@@ -189,7 +190,7 @@ async def test_a_one_game_stats_chart_names_its_one_game(world: World) -> None:
     await finish(world, 1, "classic", [(world.ana, 3, True), (world.ben, 20, False)])
     stats = (await world.ben.slash(world.table, "lama stats")).message
     assert stats is not None
-    legend = stats.embeds[0].fields[-1].value
+    legend = card(stats).fields[-1].value
     assert "Across: 1 game; up: skill after it." in legend, legend
     assert "**L.L.A.M.A.**: rank 2 of 2 on the leaderboard" in stats.text
-    assert "place 2 of 2, 20 points" in stats.embeds[0].fields[0].value
+    assert "place 2 of 2, 20 points" in card(stats).fields[0].value

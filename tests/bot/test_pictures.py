@@ -13,18 +13,18 @@ from bot.pictures.faces import CARD_H, CARD_W, DIE
 from cogs.pictures import hand_png
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import action_buttons, play_out, settled
+from tests.bot.helpers import action_buttons, card, play_out, settled
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def picture(world: World, message: Message, name: str) -> Image.Image:
     """The message's picture, ``name`` (``hand-*.png``: any hand picture), shown by its
-    embed, as an image (the standings also carry the game's record, ``lama-<game>.json``)."""
+    card, as an image (the standings also carry the game's record, ``lama-<game>.json``)."""
     pictures = [a for a in message.attachments if not a["filename"].endswith(".json")]
     assert [fnmatch(a["filename"], name) for a in pictures] == [True], pictures
     name = pictures[0]["filename"]
-    assert message.embed_dicts[0]["image"]["url"] == f"attachment://{name}"
+    assert card(message).image == f"attachment://{name}"
     data = world.fake.files[int(pictures[0]["id"])]
     assert data.startswith(PNG)
     return Image.open(io.BytesIO(data))
@@ -81,7 +81,7 @@ async def test_the_picture_follows_the_hand_after_a_move(world: World) -> None:
     picture(world, hand, "hand-*.png")
     hand = await settled(await member.click(hand, action_buttons(hand)[0]))
     assert not action_buttons(hand), "not this player's turn any more"
-    assert hand.attachments == [] and "image" not in hand.embed_dicts[0], (
+    assert hand.attachments == [] and card(hand).image is None, (
         "a hand waiting for others is text until its turn (no stale picture)")
     assert "Your hand" in hand.text
 
@@ -116,7 +116,7 @@ async def test_images_off_means_text_only(world: World) -> None:
     table = await started(world, "classic")
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None and hand.attachments == []
-    assert "image" not in hand.embed_dicts[0] and "Your hand" in hand.text
+    assert card(hand).image is None and "Your hand" in hand.text
     await boss.slash(world.table, "lama config images", images="on")
     again = (await world.ana.click(table, "My hand")).message
     assert again is not None and len(again.attachments) == 1
@@ -131,7 +131,7 @@ async def test_final_standings_carry_the_totals_chart(world: World) -> None:
     final = await play_out(world.fake, world.table, world.members)
     chart = picture(world, final, "totals.png")
     assert chart.size == (512, 288)  # 6.4 × 3.6 inches at 80 dpi
-    (legend,) = final.embeds[0].fields  # the chart's legend; no "Winners" field repeats the 🏆
+    (legend,) = card(final).fields  # the chart's legend; no "Winners" field repeats the 🏆
     assert legend.name == "Totals after each round"
     assert legend.value.startswith("🟥 ana") and "🟦 AI 1" in legend.value
     assert legend.value.endswith("\nAcross: the rounds; up: each player's total points.")
@@ -152,8 +152,8 @@ async def test_without_attach_files_the_bot_plays_in_text(world: World) -> None:
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None and hand.attachments == [] and "Your hand" in hand.text
     final = await play_out(world.fake, world.table, world.members)
-    assert final.attachments == [] and "image" not in final.embed_dicts[0]
-    assert "final standings" in final.text and not final.embeds[0].fields
+    assert final.attachments == [] and card(final).image is None
+    assert "final standings" in final.text and not card(final).fields
     assert not world.fake.refusals, "the bot never tried an upload Discord refuses"
 
 

@@ -11,15 +11,15 @@ import pytest
 
 from fakediscord import Member, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, settled
+from tests.bot.helpers import WAIT, action_buttons, card, settled
 from tests.bot.test_pictures import picture, started
 
 
 def hand_file(message: Message) -> dict[str, Any]:
-    """The message's one picture, which its embed shows."""
+    """The message's one picture, which its card shows."""
     [attachment] = message.attachments
     assert attachment["filename"].startswith("hand-")
-    assert message.embed_dicts[0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    assert card(message).image == f"attachment://{attachment['filename']}"
     return attachment
 
 

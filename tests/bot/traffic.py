@@ -15,11 +15,17 @@ ROUND_TITLE = re.compile(r": round (\d+)$")
 
 
 def table_round(body: object) -> int | None:
-    """The round a table message shows (its embed's title ends with ``: round N``)."""
+    """The round a table message shows (its title ends with ``: round N``: an embed's, or a
+    V2 container's first text display's first line, ``### …``)."""
     if not isinstance(body, dict):
         return None
-    for embed in body.get("embeds") or []:
-        match = ROUND_TITLE.search(str(embed.get("title") or ""))
+    titles = [str(embed.get("title") or "") for embed in body.get("embeds") or []]
+    for top in body.get("components") or []:
+        inner = top.get("components") or [] if top.get("type") == 17 else []
+        if inner and inner[0].get("type") == 10:
+            titles.append(str(inner[0].get("content", "")).split("\n", 1)[0])
+    for title in titles:
+        match = ROUND_TITLE.search(title)
         if match:
             return int(match[1])
     return None
