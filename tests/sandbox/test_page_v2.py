@@ -138,7 +138,9 @@ def test_v2_cards_timestamps_the_turn_badge_and_dismissing(
     expect(stamp["F"]).to_contain_text("Friday, January 15, 2027")
     expect(stamp["R"]).to_have_text("23 seconds ago")
     expect(sink.locator(".v2-text").nth(1)).to_have_attribute("dir", "ltr")
-    page.screenshot(path=str(shots / "v2-samples-wide.png"), full_page=True)
+    page.set_viewport_size({"width": 1200, "height": 1400})  # the whole card in view
+    sink.screenshot(path=str(shots / "v2-samples-wide.png"))
+    page.set_viewport_size({"width": 1200, "height": 860})
 
     # an ephemeral is dismissed for good, as Discord's "Dismiss message"
     receive(page, v2.page_message(9005, [v2.card(v2.text("Only for ana"))], to=ids["ana"]))
