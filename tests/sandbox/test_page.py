@@ -200,6 +200,25 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
     assert hostile.locator("img, script, b, i, u, a").count() == 0
     assert hostile.locator("strong").count() == 3  # the markdown subset, built as elements
     assert page.evaluate("window.pwned") is None
+    # a V2 message's every text (a text display, a file's name, a picture's alt text, a
+    # button, a menu) is drawn as text too, and a picture only from the sandbox's own files
+    page.evaluate(
+        """(text) => receive({type: 'message', message: {id: '2', to: null, author: 'x',
+            bot: true, time: '2026-01-01T00:00:00+00:00', edited: false, deleted: false,
+            loading: false, used: null, content: null, embeds: [], attachments: [], rows: [],
+            v2: true, layout: [{t: 17, accent: 1, spoiler: false, children: [
+              {t: 10, text}, {t: 13, name: text, file: null, url: null, spoiler: false},
+              {t: 12, items: [{url: null, name: null, file: null, description: text,
+                               spoiler: false}]},
+              {t: 1, items: [{kind: 'button', label: text, emoji: null, custom_id: 'b',
+                              style: 1, link: false, disabled: false}]}]}]}})""",
+        HOSTILE,
+    )
+    card = page.locator('article[data-id="2"] .v2-container')
+    expect(card.locator(".v2-text")).to_contain_text('<img src=x onerror="window.pwned=1">')
+    assert card.locator("img, script, b, i, u, a").count() == 0
+    expect(card.locator("button")).to_contain_text("<script>")
+    assert page.evaluate("window.pwned") is None
     hostile.locator("select").select_option("v")  # sent as ana's pick, for a message the
     expect(page.locator("#error")).to_have_text("That message is gone.")  # fake never had
 
