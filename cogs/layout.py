@@ -33,6 +33,8 @@ from typing import Any
 
 import discord
 
+from bot.words.markdown import escape
+
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 TEXT, CONTAINER, ROW, GALLERY, FILE, SEPARATOR = 10, 17, 1, 12, 13, 14  # component types
@@ -107,7 +109,8 @@ def layout(content: str | None, embed: dict[str, Any] | None,
     head = "\n".join(x for x in (f"### {title}" if title else None, body) if x)
     fields = [f"**{f['name']}**\n{f['value']}" for f in embed.get("fields", ())]
     footer = (embed.get("footer") or {}).get("text")
-    small = f"-# {footer}" if footer else None
+    # a footer was shown literally; a text display renders markdown: escaped, line by line
+    small = "\n".join(f"-# {escape(line)}" for line in footer.split("\n")) if footer else None
     image = (embed.get("image") or {}).get("url")
     top = content or None
     head, fields, small = _fit_text(top, head, fields, small)

@@ -65,8 +65,8 @@ def card(message: Message) -> Card:
                 found.image = item["items"][0]["media"]["url"]
             elif item.get("type") == 10:
                 texts.append(item["content"])
-        if texts and texts[-1].startswith("-# "):
-            found.footer = texts.pop()[3:]
+        if texts and texts[-1].startswith("-# "):  # (escaped, line by line: cogs/layout.py)
+            found.footer = re.sub(r"\\(.)", r"\1", texts.pop().replace("\n-# ", "\n")[3:])
         if texts:
             head, *sections = texts
             if head.startswith("### "):

@@ -16,6 +16,7 @@ import pytest
 
 from bot import Settings
 from fakediscord import Member, Message
+from fakediscord.messages import walk_components
 from game import ActionType, Game, Phase
 from game.actions import DRAW, QUIT, ROLL
 from tests.bot.conftest import World, make_settings
@@ -107,7 +108,8 @@ async def test_a_roll_with_one_possible_discard_is_one_click(world: World) -> No
 async def test_the_playing_choices_come_before_draw_and_quit(world: World) -> None:
     table = await started(world, "kadabra", target=40)
     ana = await opened(world.ana, table)
-    rows = [[c.get("custom_id", "") for c in row["components"]] for row in ana.component_dicts]
+    rows = [[c.get("custom_id", "") for c in row["components"]]
+            for row in walk_components(ana.component_dicts) if row.get("type") == 1]
     kinds = [[cid.split(":")[-1] for cid in row] for row in rows]  # the action, or the menu
     flat = [k for row in kinds for k in row]
     play, gift, draw, quit_ = (flat.index(k) for k in ("play L", "gift", "draw", "quit"))

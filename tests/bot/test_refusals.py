@@ -5,6 +5,7 @@ from __future__ import annotations
 from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.helpers import action_buttons, current, settled
+from tests.bot.traffic import table_round
 
 
 async def start_game(world: World, variant: str = "classic") -> Message:
@@ -113,10 +114,10 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
     posts = [e["body"] for e in world.fake.entries
              if e.get("kind") == "rest" and e.get("method") == "POST"
              and e["path"].endswith("/messages")]
-    [table] = [p for p in posts if p.get("embeds")]
+    [table] = [p for p in posts if table_round(p) is not None]
     allowed = table["allowed_mentions"]
     assert allowed["parse"] == [] and sorted(int(u) for u in allowed["users"]) == humans
-    assert "your game is on" in table["content"]
+    assert "your game is on" in table["components"][0]["content"], "its turn line"
     assert not any("⏰" in str(p.get("content")) for p in posts), "no ping at the start"
     while turn.user_id not in (world.ana.id, world.ben.id):  # (the AI may play first)
         turn = await world.fake.notifier.wait_for(
