@@ -27,6 +27,8 @@ from .world import SandboxError, World
 log = logging.getLogger(__name__)
 
 STATIC = {"app.js": "text/javascript", "slash.js": "text/javascript",
+          "markdown.js": "text/javascript", "layout.js": "text/javascript",
+          "turn.js": "text/javascript",
           "style.css": "text/css", "index.html": "text/html"}
 WORLD = web.AppKey("world", World)
 SOCKETS = web.AppKey("sockets", set)  # type: ignore[var-annotated]

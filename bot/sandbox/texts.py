@@ -26,6 +26,9 @@ PAGE = {
     "edited": N_("(edited)"),
     "choose": N_("Choose…"),
     "command_box": N_("Slash command"),
+    "dismiss": N_("Dismiss message"),
+    "language_auto": N_("Automatic (per player)"),
+    "members_and_settings": N_("Members and settings"),
 }
 
 

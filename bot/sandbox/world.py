@@ -11,7 +11,9 @@ from typing import Any
 
 from bot.words.i18n import N_, Translator
 from fakediscord import MANAGE_GUILD, MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
-from fakediscord.messages import Message, walk_components
+from fakediscord.messages import Message
+
+from .layout import IS_COMPONENTS_V2, layout_json, row_json
 
 FIRST_MEMBERS = ("ana", "ben", "cleo")
 ADMIN = "ana"
@@ -124,6 +126,11 @@ class World:
 
     def message_json(self, msg: Message) -> dict[str, Any]:
         """One message as the page needs it; ``to`` is the member an ephemeral is for."""
+        files = self._attachments(msg)
+        v2 = bool(msg.flags & IS_COMPONENTS_V2)
+        layout, shown = layout_json(msg.component_dicts, files) if v2 else ([], set())
+        embeds = [] if v2 else [_embed_json(e, files) for e in msg.embed_dicts]
+        shown |= {src for e in embeds for src in (e["image"], e["thumbnail"]) if src}
         return {
             "id": str(msg.id),
             "channel": str(msg.channel.id),
@@ -135,8 +142,16 @@ class World:
             "deleted": msg.deleted,
             "loading": msg.loading,
             "used": self._used(msg),
-            "attachments": self._attachments(msg),
-            **_shown(msg, self._attachments(msg)),
+            "content": None if v2 else msg.content,
+            # a V2 message shows a file only where a component references it; an older
+            # message shows every file its embeds do not
+            "attachments": [] if v2 else [{k: f[k] for k in ("filename", "url", "image")}
+                                          for f in files if f["url"] not in shown],
+            "embeds": embeds,
+            "v2": v2,
+            "layout": layout,
+            "rows": [] if v2 else [row_json(row) for row in msg.component_dicts
+                                   if isinstance(row, dict)],
         }
 
     def _attachments(self, msg: Message) -> list[dict[str, Any]]:
@@ -147,7 +162,8 @@ class World:
             name = str(attachment.get("filename", "file"))
             if aid in self.fake.files:
                 found.append({"filename": name, "url": f"/attachments/{aid}",
-                              "image": name.lower().endswith(IMAGE_SUFFIXES)})
+                              "image": name.lower().endswith(IMAGE_SUFFIXES),
+                              "cdn": attachment.get("url")})
         return found
 
     def mention_names(self) -> dict[str, str]:
@@ -169,40 +185,6 @@ class World:
         return {"user": meta["user"]["username"], "command": "/" + " ".join(names)}
 
 
-def _shown(msg: Message, files: list[dict[str, Any]]) -> dict[str, Any]:
-    """Its content, embeds and action rows; a Components V2 message (cogs/layout.py: text
-    above one container of title and body, sections, picture, small footer, rows) drawn
-    the same way until the page draws V2 itself."""
-    if not msg.v2:
-        return {"content": msg.content,
-                "embeds": [_embed_json(e, files) for e in msg.embed_dicts],
-                "rows": [_row_json(row) for row in msg.component_dicts]}
-    content: list[str] = []
-    embeds: list[dict[str, Any]] = []
-    for top in msg.component_dicts:
-        if top.get("type") == 10:
-            content.append(str(top.get("content", "")))
-        elif top.get("type") == 17:
-            texts = [str(c.get("content", "")) for c in top.get("components") or []
-                     if c.get("type") == 10]
-            footer = texts.pop() if texts and texts[-1].startswith("-# ") else None
-            head = texts.pop(0) if texts else ""
-            title, _, description = (head[4:].partition("\n") if head.startswith("### ")
-                                     else ("", "", head))
-            image = next((item["media"] for c in top.get("components") or []
-                          if c.get("type") == 12 for item in c.get("items") or []), {})
-            embeds.append(_embed_json({
-                "title": title or None, "description": description or None,
-                "color": top.get("accent_color"), "image": image,
-                "footer": {"text": re.sub(r"\\(.)", r"\1", footer.replace("\n-# ", "\n")[3:])}
-                if footer else None,
-                "fields": [dict(zip(("name", "value"), t.removeprefix("**").split("**\n", 1),
-                                    strict=False)) for t in texts]}, files))
-    rows = [c for c in walk_components(msg.component_dicts) if c.get("type") == 1]
-    return {"content": "\n".join(content), "embeds": embeds,
-            "rows": [_row_json(row) for row in rows]}
-
-
 def _embed_json(data: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any]:
     """An embed; its image only from the message's own files (the page loads nothing else)."""
     local = {f"attachment://{f['filename']}": f["url"] for f in files if f["image"]}
@@ -217,30 +199,3 @@ def _embed_json(data: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, 
         "image": local.get(str((data.get("image") or {}).get("url"))),
         "thumbnail": local.get(str((data.get("thumbnail") or {}).get("url"))),
     }
-
-
-def _row_json(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """The buttons and selects of one action row, in order."""
-    items: list[dict[str, Any]] = []
-    for comp in walk_components([row]):
-        kind = comp.get("type")
-        if kind == 2:
-            items.append({
-                "kind": "button",
-                "label": comp.get("label") or "",
-                "emoji": (comp.get("emoji") or {}).get("name"),
-                "custom_id": comp.get("custom_id"),
-                "style": int(comp.get("style", 1)),
-                "disabled": bool(comp.get("disabled")),
-            })
-        elif kind == 3:
-            items.append({
-                "kind": "select",
-                "custom_id": comp.get("custom_id"),
-                "placeholder": comp.get("placeholder") or "",
-                "disabled": bool(comp.get("disabled")),
-                "options": [{"label": o.get("label", ""), "value": o.get("value", ""),
-                             "description": o.get("description")}
-                            for o in comp.get("options") or []],
-            })
-    return items

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from fakediscord.fake import TIMEOUT_VARIABLE
 from tests import forkserver
@@ -141,3 +142,33 @@ def require_chromium() -> None:
             "(as root: apt-get update && apt-get install -y chromium; bash scripts/test "
             "does it when run as root).", pytrace=False,
         )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One Chromium for a module's tests (each opens its own page): a launch is ~1 s of
+    CPU. Torn down before a test of another module runs, as module fixtures are."""
+    require_chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+WIDTHS = {"phone": 400, "wide": 1200}
+"""The widths each message is pictured at: a phone's and a wide page's."""
+
+
+def shoot(page: Page, message: Locator, folder: Path, kind: str, lang: str) -> None:
+    """The message at each width, once its pictures have loaded."""
+    expect(message).to_be_visible()
+    message.scroll_into_view_if_needed()
+    for width_name, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_function(
+            "(m) => [...m.querySelectorAll('img')].every(i => i.complete && i.naturalWidth)",
+            arg=message.element_handle(), timeout=20_000)
+        message.screenshot(path=str(folder / f"sandbox-{kind}-{lang}-{width_name}.png"))
+    page.set_viewport_size({"width": WIDTHS["wide"], "height": 900})

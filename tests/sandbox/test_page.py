@@ -6,20 +6,13 @@ docs' come from ``LAMA_SCREENSHOTS=docs/screenshots``), else to the test's tempo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.bot.helpers import screenshots
-from tests.sandbox.conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    Sandbox,
-    require_chromium,
-    stopped_cleanly,
-)
+from tests.sandbox.conftest import Sandbox, shoot, stopped_cleanly
 
 pytestmark = pytest.mark.slow  # a real browser, and a sandbox process per test
 
@@ -27,19 +20,6 @@ WAIT_MS = 20_000
 TABLE = 'article:has(button[data-custom-id^="lama:v2:hand:"])'
 FINAL = 'article:has(button[data-custom-id^="lama:v2:rematch:"])'
 ACTIONS = 'button[data-custom-id^="lama:v2:act:"]:enabled'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the module's tests (each opens its own page): a launch is ~1 s of
-    CPU. Torn down before a test of another module runs, as module fixtures are."""
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def play_as(page: Page, name: str) -> None:
@@ -100,6 +80,7 @@ def open_hand(page: Page) -> Locator:
     expect(page.locator("article.ephemeral")).to_have_count(count + 1, timeout=WAIT_MS)
     hand = page.locator("article.ephemeral").last
     expect(hand.locator(".only-you")).to_have_text("👁 Only you can see this")
+    expect(hand.locator(".dismiss")).to_have_text("Dismiss message")
     return hand
 
 
@@ -145,6 +126,7 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     lobby.locator('button[data-custom-id$=":ai"]').click()
     expect(lobby.locator('button[data-custom-id$=":ai"]')).to_be_enabled()
     page.screenshot(path=str(shots / "lobby.png"))
+    shoot(page, lobby, shots, "lobby", "en")  # (Persian, and the rest: test_page_screenshots)
     lobby.locator('button[data-custom-id$=":start"]').click()
 
     hands: dict[str, str] = {}
@@ -159,6 +141,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
             hands[name] = hand.get_attribute("data-id") or ""
             if len(hands) == 1:
                 page.screenshot(path=str(shots / "hand.png"))
+                shoot(page, last(page, TABLE), shots, "table", "en")
+                shoot(page, hand, shots, "hand-classic", "en")
         before = state(page)
         take_turn(page, hand)
     else:
@@ -173,6 +157,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     final = last(page, FINAL)
     expect(final).to_contain_text("ana")
     expect(final).to_contain_text("ben")
+    shoot(page, final, shots, "standings", "en")
+    shoot(page, last(page, 'article:has-text("Round 1 is over")'), shots, "round-summary", "en")
     play_as(page, "cleo")  # cleo did not play: she sees the public standings, no hand
     expect(page.locator("article.ephemeral")).to_have_count(0)
     expect(final).to_be_visible()
@@ -180,6 +166,8 @@ def test_a_game_with_two_members_and_an_ai_played_in_the_page(
     board = last(page, 'article:has-text("cleo used /lama leaderboard")')
     expect(board).to_contain_text("ana")
     expect(board).to_contain_text("ben")
+    shoot(page, board, shots, "ladder", "en")
+    page.set_viewport_size({"width": 1200, "height": 860})
     page.screenshot(path=str(shots / "end.png"))
     for shot in ("lobby.png", "hand.png", "end.png"):
         assert (shots / shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -211,6 +199,25 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
     expect(hostile).to_contain_text('<img src=x onerror="window.pwned=1">')
     assert hostile.locator("img, script, b, i, u, a").count() == 0
     assert hostile.locator("strong").count() == 3  # the markdown subset, built as elements
+    assert page.evaluate("window.pwned") is None
+    # a V2 message's every text (a text display, a file's name, a picture's alt text, a
+    # button, a menu) is drawn as text too, and a picture only from the sandbox's own files
+    page.evaluate(
+        """(text) => receive({type: 'message', message: {id: '2', to: null, author: 'x',
+            bot: true, time: '2026-01-01T00:00:00+00:00', edited: false, deleted: false,
+            loading: false, used: null, content: null, embeds: [], attachments: [], rows: [],
+            v2: true, layout: [{t: 17, accent: 1, spoiler: false, children: [
+              {t: 10, text}, {t: 13, name: text, file: null, url: null, spoiler: false},
+              {t: 12, items: [{url: null, name: null, file: null, description: text,
+                               spoiler: false}]},
+              {t: 1, items: [{kind: 'button', label: text, emoji: null, custom_id: 'b',
+                              style: 1, link: false, disabled: false}]}]}]}})""",
+        HOSTILE,
+    )
+    card = page.locator('article[data-id="2"] .v2-container')
+    expect(card.locator(".v2-text")).to_contain_text('<img src=x onerror="window.pwned=1">')
+    assert card.locator("img, script, b, i, u, a").count() == 0
+    expect(card.locator("button")).to_contain_text("<script>")
     assert page.evaluate("window.pwned") is None
     hostile.locator("select").select_option("v")  # sent as ana's pick, for a message the
     expect(page.locator("#error")).to_have_text("That message is gone.")  # fake never had

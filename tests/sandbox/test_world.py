@@ -25,10 +25,69 @@ async def test_embed_images_come_only_from_the_messages_own_files() -> None:
         }
         msg = fake.new_message(world.channel, body, author=fake.bot_user)
         seen = world.message_json(msg)
-    assert seen["attachments"] == [{"filename": "hand.png", "url": "/attachments/5",
-                                    "image": True}]
+    assert seen["attachments"] == []  # hand.png is the embed's picture: not shown twice
     assert seen["embeds"][0]["image"] == "/attachments/5"
     assert seen["embeds"][0]["thumbnail"] is None  # nothing is loaded from elsewhere
+
+
+def upload(aid: int, name: str) -> dict[str, object]:
+    """An attachment as the fake stores an upload."""
+    url = f"https://cdn.fake.invalid/a/{aid}/{name}"
+    return {"id": str(aid), "filename": name, "url": url, "proxy_url": url, "size": 8,
+            "content_type": "application/octet-stream"}
+
+
+V2_HAND = {
+    "flags": 1 << 15,
+    "attachments": [
+        upload(5, "hand.png"), upload(7, "unused.png"), upload(8, "record.json"),
+    ],
+    "components": [{
+        "type": 17, "accent_color": 0xF0B232, "components": [
+            {"type": 10, "content": "## Your hand <t:1700000000:R>"},
+            {"type": 9, "components": [{"type": 10, "content": "ana"}],
+             "accessory": {"type": 11, "media": {"url": "attachment://hand.png"},
+                           "description": "3 cards"}},
+            {"type": 12, "items": [{"media": {"url": "https://cdn.fake.invalid/a/5/hand.png"}},
+                                   {"media": {"url": "https://tracker.example/pixel.png"}}]},
+            {"type": 14, "divider": False, "spacing": 2},
+            {"type": 13, "file": {"url": "attachment://record.json"}},
+            {"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Play 3", "custom_id": "lama:v2:act:g:1"},
+                {"type": 2, "style": 5, "label": "Rules", "url": "https://example.com"},
+            ]},
+            {"type": 1, "components": [{"type": 3, "custom_id": "pick", "options": [
+                {"label": "ben", "value": "1"}]}]},
+            {"type": 99, "content": "a type the page does not know"},
+        ],
+    }],
+}
+
+
+async def test_a_v2_message_is_sent_as_its_tree_with_only_its_referenced_files() -> None:
+    async with FakeDiscord() as fake:
+        fake.keep_files = True
+        world = World(fake)
+        fake.files.update({5: PNG, 7: PNG, 8: b"{}"})
+        msg = fake.new_message(world.channel, V2_HAND, author=fake.bot_user)
+        seen = world.message_json(msg)
+    assert seen["v2"] is True
+    assert seen["attachments"] == [] and seen["embeds"] == [] and seen["rows"] == []
+    [card] = seen["layout"]
+    assert card["t"] == 17 and card["accent"] == 0xF0B232
+    kinds = [c["t"] for c in card["children"]]
+    assert kinds == [10, 9, 12, 14, 13, 1, 1]  # the unknown type is left out
+    text, section, gallery, separator, file, buttons, menu = card["children"]
+    assert text["text"] == "## Your hand <t:1700000000:R>"
+    assert section["accessory"]["url"] == "/attachments/5"  # by attachment://name
+    assert section["accessory"]["description"] == "3 cards"
+    assert [i["url"] for i in gallery["items"]] == ["/attachments/5", None]  # by its own URL
+    assert separator == {"t": 14, "divider": False, "spacing": 2}
+    assert (file["name"], file["file"], file["url"]) == ("record.json", "/attachments/8", None)
+    assert [b["label"] for b in buttons["items"]] == ["Play 3", "Rules"]
+    assert buttons["items"][1]["link"] is True
+    assert menu["items"][0]["kind"] == "select"
+    assert "unused" not in str(seen)  # a file no component references is not shown
 
 
 def test_a_file_is_an_image_by_its_bytes_not_its_name() -> None:

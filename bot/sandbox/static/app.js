@@ -6,6 +6,8 @@ const state = {
   me: sessionStorage.getItem("lama-sandbox-me"),
   members: [], names: {}, messages: new Map(), commands: [], language: "auto", texts: {},
   channels: [], channel: null,  // #lama and its threads (a game each); the one shown
+  drawn: new Map(), generation: 0, stick: true,
+  dismissed: new Set(JSON.parse(sessionStorage.getItem("lama-sandbox-dismissed") || "[]")),
 };
 const $ = (id) => document.getElementById(id);
 
@@ -39,7 +41,8 @@ function drawTexts() {
     .forEach((node) => { node.setAttribute("aria-label", t(node.dataset.tAria)); });
   const admin = state.members.find((m) => m.admin);
   $("language-hint").replaceChildren(...tNodes("language_hint", {
-    command: el("code", "", "/lama config language"), name: el("b", "", admin ? admin.name : ""),
+    command: isolated(el("code", "", "/lama config language")),
+    name: isolated(el("b", "", admin ? admin.name : "")),
   }));
 }
 
@@ -88,6 +91,7 @@ function receive(data) {
     state.language = data.language;
     state.commands = data.commands;
     state.texts = data.texts;
+    state.generation += 1;  // names and words may have changed: draw every message anew
     drawTexts();
     if (!data.members.some((m) => m.id === state.me)) state.me = data.members[0].id;
     drawLanguages();
@@ -95,56 +99,45 @@ function receive(data) {
   draw();
 }
 
-// --- markdown subset, built from text nodes ------------------------------------------------
-const TOKEN = /(\*\*[^*\n]+\*\*|__[^_\n]+__|~~[^~\n]+~~|`[^`\n]+`|\*[^*\s][^*\n]*\*|<@!?\d+>)/;
-
-function inline(parent, text) {
-  for (const part of text.split(TOKEN)) {
-    if (!part) continue;
-    const mention = /^<@!?(\d+)>$/.exec(part);
-    if (mention) {
-      parent.append(el("span", "mention", "@" + (state.names[mention[1]] || "unknown")));
-    } else if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) {
-      inline(parent.appendChild(el("strong")), part.slice(2, -2));
-    } else if (part.length > 4 && part.startsWith("__") && part.endsWith("__")) {
-      inline(parent.appendChild(el("u")), part.slice(2, -2));
-    } else if (part.length > 4 && part.startsWith("~~") && part.endsWith("~~")) {
-      inline(parent.appendChild(el("s")), part.slice(2, -2));
-    } else if (part.length > 2 && part.startsWith("`") && part.endsWith("`")) {
-      parent.append(el("code", "", part.slice(1, -1)));
-    } else if (part.length > 2 && part.startsWith("*") && part.endsWith("*")) {
-      inline(parent.appendChild(el("em")), part.slice(1, -1));
-    } else {
-      parent.append(document.createTextNode(part));
-    }
-  }
-}
-
-function markdown(cls, text) {
-  const box = el("div", cls);
-  text.split("\n").forEach((line, i) => {
-    if (i > 0) box.append(document.createTextNode("\n"));
-    if (line.startsWith("> ")) inline(box.appendChild(el("blockquote")), line.slice(2));
-    else if (line.startsWith("-# ")) inline(box.appendChild(el("span", "subtext")), line.slice(3));
-    else inline(box, line);
-  });
-  return box;
-}
-
 // --- drawing --------------------------------------------------------------------------------
 function draw() {
   drawMembers();
   const box = $("messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const visible = [...state.messages.values()]
     .filter((m) => !m.deleted && (m.to === null || m.to === state.me)
       && (!m.channel || m.channel === state.channel))
+    .filter((m) => !state.dismissed.has(m.id))
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  box.replaceChildren(...visible.map(drawMessage));
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  const before = new Set([...box.children].map((node) => node.dataset.id));
+  // a message unchanged keeps its element: its pictures stay loaded, nothing jumps
+  const nodes = visible.map((m) => {
+    const key = `${state.generation}:${state.me}`;
+    const drawn = state.drawn.get(m.id);
+    if (drawn && drawn.msg === m && drawn.key === key) return drawn.node;
+    const node = drawMessage(m);
+    state.drawn.set(m.id, { msg: m, key, node });
+    return node;
+  });
+  box.replaceChildren(...nodes);
+  for (const id of state.drawn.keys()) if (!state.messages.has(id)) state.drawn.delete(id);
+  // what this member just asked for (a hand, an answer) is shown even when scrolled up
+  const mine = visible.some((m) => m.to === state.me && !before.has(m.id));
+  if (state.stick || mine) scrollToEnd();
   const me = state.members.find((m) => m.id === state.me);
-  $("slash").placeholder = t("composer", { channel: shownChannelName(),
-    name: me ? me.name : "…" });
+  const iso = (text) => `\u2068${text}\u2069`;  // FSI…PDI: a name keeps its own direction
+  $("slash").placeholder = t("composer", { channel: iso(shownChannelName()),
+    name: iso(me ? me.name : "…") });
+}
+
+function scrollToEnd() {
+  const box = $("messages");
+  box.scrollTop = box.scrollHeight;
+  state.stick = true;
+}
+
+function stickToBottom() {
+  // a picture loaded and pushed the page: stay at the newest message if we were there
+  if (state.stick) scrollToEnd();
 }
 
 // --- the channel and its threads: each thread is a channel of its own ---------------------
@@ -181,6 +174,15 @@ function showChannel(id) {
 
 function drawMembers() {
   const turn = whoseTurn();
+  // at a phone's width the list folds away: who one plays as (and whether it is their turn)
+  // stays in the channel's bar
+  const me = state.members.find((m) => m.id === state.me);
+  const bar = $("topbar-me");
+  bar.hidden = !me;
+  bar.classList.toggle("turn", Boolean(me) && me.id === turn);
+  bar.replaceChildren(...(me ? [el("span", "avatar", me.name.slice(0, 1).toUpperCase()),
+    isolated(el("span", "", me.name))] : []));
+  if (me && me.id === turn) bar.append(el("span", "badge", t("to_play")));
   $("members").replaceChildren(...state.members.map((m) => {
     const item = el("li");
     const button = item.appendChild(el("button", "member"));
@@ -202,20 +204,6 @@ function drawMembers() {
   }));
 }
 
-function whoseTurn() {
-  const pings = [...state.messages.values()]
-    .filter((m) => !m.deleted && m.to === null && m.bot)
-    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  // the newest public message that mentions someone: a ping once the player has acted is
-  // edited to a line without the mention, so look past it to the table, which names the
-  // player to act in its content
-  for (let i = pings.length - 1; i >= 0; i -= 1) {
-    const found = /<@!?(\d+)>/.exec(pings[i].content || "");
-    if (found) return found[1];
-  }
-  return null;
-}
-
 function drawMessage(msg) {
   const box = el("article", "msg");
   box.dataset.id = msg.id;
@@ -223,32 +211,53 @@ function drawMessage(msg) {
   box.classList.toggle("ephemeral", msg.to !== null);
   if (msg.used) {
     const used = box.appendChild(el("div", "used"));
-    used.append("↪ ", ...tNodes("used",
-      { name: el("b", "", msg.used.user), command: el("code", "", msg.used.command) }));
+    // Discord's arrow stays at the left, pointing at the message; the page's own words
+    // after it read in the page's direction
+    const words = el("span");
+    words.dir = state.texts._dir || "ltr";
+    words.append(...tNodes("used", { name: isolated(el("b", "", msg.used.user)),
+      command: isolated(el("code", "", msg.used.command)) }));
+    used.append(el("span", "used-arrow", "↪"), " ", words);
   }
   box.append(el("span", "avatar", msg.author.slice(0, 1).toUpperCase()));
   const head = box.appendChild(el("div", "head"));
   head.append(el("span", "author", msg.author));
   if (msg.bot) head.append(el("span", "tag", "APP"));
-  head.append(el("time", "", new Date(msg.time).toLocaleTimeString()));
+  head.append(el("time", "", new Date(msg.time).toLocaleTimeString(pageLocale(),
+    { hour: "numeric", minute: "2-digit" })));
   if (msg.edited) head.append(el("span", "edited", t("edited")));
   if (msg.loading) box.append(el("div", "thinking", t("thinking", { name: msg.author })));
   if (msg.content) box.append(markdown("content", msg.content));
-  const shown = new Set(msg.embeds.flatMap((e) => [e.image, e.thumbnail]));
-  for (const file of msg.attachments.filter((f) => !shown.has(f.url))) {
+  for (const file of msg.attachments) {  // world.py left out those the embeds show
     if (file.image) {
       const img = box.appendChild(el("img", "attachment"));
       img.src = file.url;
       img.alt = file.filename;
-    } else {
-      const link = box.appendChild(el("a", "attachment", file.filename));
-      link.href = file.url;
+      img.addEventListener("load", stickToBottom);
+    } else {  // a file: its name in a box, as Discord shows one
+      box.append(drawFile({ name: file.filename, file: file.url }));
     }
   }
   msg.embeds.forEach((e) => box.append(drawEmbed(e)));
+  if (msg.v2) box.append(drawLayout(msg, msg.layout));
   msg.rows.forEach((row) => box.append(drawRow(msg, row)));
-  if (msg.to !== null) box.append(el("div", "only-you", "👁 " + t("only_you")));
+  if (msg.to !== null) box.append(ephemeralNote(msg));
   return box;
+}
+
+function ephemeralNote(msg) {
+  // Discord's line under an ephemeral: who sees it, and a link that hides it for good
+  const note = el("div", "ephemeral-note");
+  note.dir = state.texts._dir || "ltr";
+  const dismiss = el("button", "dismiss", t("dismiss"));
+  dismiss.type = "button";
+  dismiss.onclick = () => {
+    state.dismissed.add(msg.id);
+    sessionStorage.setItem("lama-sandbox-dismissed", JSON.stringify([...state.dismissed]));
+    draw();
+  };
+  note.append(el("span", "only-you", "👁 " + t("only_you")), el("span", "dot", " • "), dismiss);
+  return note;
 }
 
 function drawEmbed(e) {
@@ -256,7 +265,7 @@ function drawEmbed(e) {
   if (e.color !== null && e.color !== undefined) {
     box.style.borderLeftColor = "#" + Number(e.color).toString(16).padStart(6, "0");
   }
-  if (e.author) box.append(el("div", "e-author", e.author));
+  if (e.author) box.append(directed(el("div", "e-author", e.author)));
   if (e.title) box.append(markdown("e-title", e.title));
   if (e.description) box.append(markdown("e-desc", e.description));
   if (e.fields.length) {
@@ -268,10 +277,11 @@ function drawEmbed(e) {
   }
   for (const src of [e.thumbnail, e.image].filter(Boolean)) {
     const img = box.appendChild(el("img"));
+    img.addEventListener("load", stickToBottom);
     img.src = src;  // only /attachments/<id> of this sandbox (see world.py)
     img.alt = "";
   }
-  if (e.footer) box.append(el("div", "e-footer", e.footer));
+  if (e.footer) box.append(directed(el("div", "e-footer", e.footer)));
   return box;
 }
 
@@ -281,7 +291,9 @@ function drawRow(msg, row) {
     if (item.kind === "button") {
       const button = box.appendChild(el("button", `btn-${item.style}`));
       button.type = "button";
-      button.textContent = [item.emoji, item.label].filter(Boolean).join(" ");
+      button.textContent = [item.emoji, item.label, item.link ? "↗" : ""].filter(Boolean)
+        .join(" ");
+      button.dir = "auto";
       button.dataset.customId = item.custom_id || "";
       button.disabled = item.disabled || !item.custom_id;
       button.onclick = () => act(button, "/api/click", { message: msg.id, custom_id: item.custom_id });
@@ -310,18 +322,19 @@ async function act(control, path, body) {
     await post(path, { member: state.me, ...body });
   } catch (err) {
     showError(err.message);
-    control.disabled = false;
   }
+  control.disabled = false;  // (an edited message is drawn anew; this one may be kept)
 }
 
 function drawLanguages() {
   const select = $("language");
   const choices = optionDef(["lama", "config", "language"], "language")?.choices || [];
-  const wanted = choices.map((c) => c.value + c.name).join();
+  const wanted = choices.map((c) => c.value + c.name).join() + t("language_auto");
   if (select.dataset.choices !== wanted) {
     select.dataset.choices = wanted;
     select.replaceChildren(...choices.map((c) => {
-      const option = el("option", "", c.name);
+      // the languages in their own words, as language menus show them; Automatic in ours
+      const option = el("option", "", c.value === "auto" ? t("language_auto") : c.name);
       option.value = c.value;
       return option;
     }));
@@ -356,5 +369,13 @@ $("language").addEventListener("change", async () => {
     showError(err.message);
     select.value = state.language;
   }
+});
+$("messages").addEventListener("scroll", () => {
+  const box = $("messages");
+  state.stick = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+});
+$("side-toggle").addEventListener("click", () => {
+  const open = $("side").classList.toggle("open");
+  $("side-toggle").setAttribute("aria-expanded", String(open));
 });
 connect();
