@@ -97,9 +97,8 @@ def home_for(bot: LamaBot, interaction: discord.Interaction, session: Session
     (this channel: the server plays in channels, or this is a thread already)."""
     if isinstance(interaction.channel, discord.Thread):
         return None
-    # (relaxed games join once their tests follow the game into its thread: pass
-    # ``session.pace`` here; see the report of the threads branch)
-    if not plays_in_thread(session.options, bot.sessions.guild_settings, session.guild_id):
+    if not plays_in_thread(session.options, bot.sessions.guild_settings, session.guild_id,
+                           session.pace):
         return None
     return ThreadHome(bot, interaction)
 
