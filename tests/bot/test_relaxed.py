@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from fakediscord import MANAGE_GUILD, Member, Message, TextChannel
+from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import World
 from tests.bot.helpers import WAIT, card, current, first_button, offers, settled
@@ -160,3 +161,26 @@ async def test_no_dm_to_a_player_who_already_acted(world: World) -> None:
     mentions = [m for m in thread.messages if f"🔔 <@{ben.id}>" in (m.content or "")]
     assert mentions, "ben's turn was mentioned (it was posted once the channel was free)"
     assert world.fake.dms.to(ben) == [], "he had played: no DM"
+
+
+async def test_without_thread_permissions_a_relaxed_game_plays_in_its_channel(
+    world: World,
+) -> None:
+    """As for a live game in a server that chose threads: the lobby says why once, and the
+    game is played (and its turns mentioned) in the channel, one game at a time."""
+    ana, ben, table = world.ana, world.ben, world.table
+    await table.set_permissions(world.guild.me, deny=CREATE_PUBLIC_THREADS)
+    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    assert lobby is not None
+    await ben.click(lobby, "Join")
+    result = await ana.click(lobby, "Start")
+    assert result.message is not None and not world.guild.threads
+    assert "may not make threads here" in (card(result.message).footer or "")
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(table)) is not None and t.table is not None else None,
+        WAIT, "the table in the channel")
+    await world.bot.sessions.outbox.deliver(table.id)
+    mentions = turn_mentions(table)
+    assert len(mentions) == 1 and mentions[0].pinged == [turn.user_id]
+    refused = await ben.slash(table, "lama start")
+    assert refused.message is not None and "already running" in refused.message.text

@@ -214,6 +214,44 @@ async def test_two_games_and_a_lobby_in_one_channel(club: Club) -> None:
     assert await club.bot.store.sessions(club.guild.id) == []
 
 
+async def test_two_relaxed_games_and_a_live_one_in_one_channel(club: Club) -> None:
+    """Issue 31's goal: two relaxed games (always in a thread) and a live one (the server chose
+    threads) run at once from one channel, each in its own thread, each turn's mention in the
+    relaxed games' threads only; the channel is free for a lobby meanwhile."""
+    await club.threads_on()
+    slow = await club.start(club.ana, club.ben, pace="relaxed", target=300)
+    slower = await club.start(club.cleo, club.boss, pace="relaxed", target=300)
+    live = await club.start(club.ben, club.cleo, target=300)
+    assert len({slow.id, slower.id, live.id}) == 3
+    assert all(t.parent is club.channel for t in (slow, slower, live))
+    assert club.bot.sessions.get(club.channel.id) is None, "the channel is free"
+    sessions = [club.bot.sessions.get(t.id) for t in (slow, slower, live)]
+    assert [s.pace for s in sessions if s is not None] == [Pace.RELAXED, Pace.RELAXED,
+                                                            Pace.LIVE]
+    await club.act(slow, club.ana, "Draw")
+    await club.act(slower, club.cleo, "Draw")
+    await club.act(live, club.ben, "Draw")
+    await club.turn_in(slow, club.ben)
+    await club.turn_in(slower, club.boss)
+    await club.turn_in(live, club.cleo)
+    for thread in (slow, slower, live):
+        await club.bot.sessions.outbox.deliver(thread.id)
+
+    def mentioned(channel: TextChannel) -> list[int]:
+        return [m.pinged[0] for m in channel.messages if (m.content or "").startswith("🔔")]
+
+    assert mentioned(slow) == [club.ana.id, club.ben.id], "each turn once, in its thread"
+    assert mentioned(slower) == [club.cleo.id, club.boss.id]
+    assert mentioned(live) == [], "a live game keeps the live ping policy"
+    assert mentioned(club.channel) == []
+    listed = (await club.ben.slash(club.channel, "lama games")).message
+    assert listed is not None and listed.ephemeral
+    assert f"<#{slow.id}>" in listed.text and f"<#{live.id}>" in listed.text
+    assert f"<#{slower.id}>" not in listed.text, "his games only"
+    await club.lobby(club.boss)  # and a lobby in the channel beside them
+    assert club.bot.sessions.get(club.channel.id) is not None
+
+
 # ---- moderators and the thread ---------------------------------------------------------------
 
 
