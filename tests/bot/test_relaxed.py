@@ -115,7 +115,10 @@ async def test_my_games_lists_the_callers_games_with_links_and_deadlines(world: 
     await ben.click(lobby, "Join")
     await ana.click(lobby, "Start")
     assert len(world.guild.threads) == 1, "a live game stays in its channel"
-    listed = text_of(await ana.slash(table, "lama games"))
+    answer = await ana.slash(table, "lama games")
+    listed = text_of(answer)
+    assert answer.message is not None and answer.message.v2, "a card, as the bot's others"
+    assert card(answer.message).title == "Your running games" and not answer.message.pinged
     for channel in (thread, other):
         assert f"https://discord.com/channels/{world.guild.id}/{channel.id}" in listed
         assert f"<#{channel.id}>" in listed

@@ -242,7 +242,7 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
             copy = await p.wait(lambda: next((m for m in channel.messages if
                                               f"The game in <#{thread.id}> is over." in m.text),
                                              None), "the standings in the channel")
-            assert isinstance(copy, Message)
+            assert isinstance(copy, Message) and copy.v2 and final.v2, "the current layout"
             assert card(copy).description and (
                 card(copy).description == card(final).description), "the same standings"
             await p.wait(lambda: thread.archived or None, "the thread archived")
