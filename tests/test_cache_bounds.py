@@ -37,6 +37,7 @@ CONSTANT = {
     "bot.words.i18n.DIGITS",
     "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ladder.ratings.AI_KEYS",
     "bot.sandbox.page.STATIC", "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",
+    "bot.sandbox.layout.AUTO_SELECTS",
     "cogs.admin.VARIANTS", "cogs.admin.IMAGE_CHOICES", "cogs.admin.PACES", "cogs.lobby.PACES",
     "cogs.relaxed.ON_OFF", "cogs.card_emojis.SIGNS",
     "cogs.cards.VALUE_EMOJI", "cogs.cards.SYMBOL_EMOJI", "cogs.cards.GAVE", "cogs.cards.STAGED",
