@@ -1,7 +1,9 @@
 """``/lama notify`` (a member's DM choice for relaxed games) and ``/lama games`` (my games).
 
-Both answer only the member who asks (ephemeral). The choice is kept per member, in every
-server (bot/sessions/user_prefs.py); ``/lama mydata`` and ``/lama forget-me`` cover it.
+Both answer only the member who asks (ephemeral); the list of games is a card (Components V2,
+as the bot's other cards), the notify answers plain one-line notes. The choice is kept per
+member, in every server (bot/sessions/user_prefs.py); ``/lama mydata`` and
+``/lama forget-me`` cover it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.sessions.user_prefs import DM_ON, DM_REFUSED
 from bot.words.i18n import N_, Translator
 from cogs.common import place
 from cogs.direct import game_link
+from cogs.render import Payload
 from cogs.replies import user_tr
 from game import find_rules
 
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
 
 ON_OFF = [app_commands.Choice(name="on", value="on"),
           app_commands.Choice(name="off", value="off")]
-MAX_GAMES_SHOWN = 20  # an ephemeral answer stays short (Discord: 2,000 characters)
+MAX_GAMES_SHOWN = 15  # a card holds 4,000 characters of text: 15 lines of about 220 fit
 
 
 def game_line(tr: Translator, session: Session, user_id: int) -> str:
@@ -116,8 +119,9 @@ class Relaxed(commands.Cog):
         if len(mine) > MAX_GAMES_SHOWN:
             lines.append(tr.plural("…and {n} more game.", "…and {n} more games.",
                                    len(mine) - MAX_GAMES_SHOWN))
-        await interaction.response.send_message(
-            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        card = discord.Embed(title=tr("Your running games"), description="\n".join(lines))
+        # (a card, laid out as the bot's other cards are; mentions nobody: no mention is set)
+        await interaction.response.send_message(ephemeral=True, **Payload(embed=card).kwargs())
 
 
 async def setup(bot: LamaBot) -> None:

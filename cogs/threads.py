@@ -1,6 +1,7 @@
-"""A thread per game: when a server chooses it (``/lama config threads``), a starting game
-moves to a public thread made from its lobby message, so its channel is free for the next
-lobby while any number of games run in their threads.
+"""A thread per game: a relaxed game always, a live one when the server chooses it
+(``/lama config threads``): a starting game moves to a public thread made from its lobby
+message, so its channel is free for the next lobby while any number of games run in their
+threads.
 
 The thread is named after the game and kept unarchived while the game runs (a moderator's
 archive is undone by the next post or edit: Discord unarchives a thread for a post, an edit
@@ -94,12 +95,12 @@ class ThreadHome:
 def home_for(bot: LamaBot, interaction: discord.Interaction, session: Session
              ) -> ThreadHome | None:
     """Where the game that ``interaction`` starts is played: a thread (its maker), or None
-    (this channel: the server plays in channels, or this is a thread already)."""
+    (this channel: a live game of a server that plays in channels, or this is a thread
+    already)."""
     if isinstance(interaction.channel, discord.Thread):
         return None
-    # (relaxed games join once their tests follow the game into its thread: pass
-    # ``session.pace`` here; see the report of the threads branch)
-    if not plays_in_thread(session.options, bot.sessions.guild_settings, session.guild_id):
+    if not plays_in_thread(session.options, bot.sessions.guild_settings, session.guild_id,
+                           session.pace):
         return None
     return ThreadHome(bot, interaction)
 

@@ -138,7 +138,8 @@ async def live(request: web.Request) -> web.WebSocketResponse:
 def meta(world: World) -> dict[str, Any]:
     return {"type": "meta", "members": [world.member_json(m) for m in world.members],
             "names": world.mention_names(), "language": world.language,
-            "commands": world.commands, "channels": world.channels_json()}
+            "commands": world.commands, "channels": world.channels_json(),
+            "dms": world.dms_json()}
 
 
 async def send_changes(world: World, ws: web.WebSocketResponse, accept: str | None) -> None:

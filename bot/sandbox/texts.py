@@ -29,6 +29,9 @@ PAGE = {
     "dismiss": N_("Dismiss message"),
     "language_auto": N_("Automatic (per player)"),
     "members_and_settings": N_("Members and settings"),
+    "direct_messages": N_("Direct messages"),
+    "no_dms": N_("No direct messages from lama: {command} with dm on sends you one when your "
+                 "turn comes in a relaxed game."),
 }
 
 

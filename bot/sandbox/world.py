@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.words.i18n import N_, Translator
 from fakediscord import MANAGE_GUILD, MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
+from fakediscord.dms import DmMessage
 from fakediscord.messages import Message
 
 from .layout import IS_COMPONENTS_V2, layout_json, row_json
@@ -100,6 +101,24 @@ class World:
                  "archived": bool(getattr(c, "archived", False))}
                 for c in (self.channel, *self.threads())]
 
+    # --- direct messages (a relaxed game's opt-in DM: cogs/direct.py) ----------------------
+    def dms_json(self) -> dict[str, list[dict[str, Any]]]:
+        """The bot's DMs to each member the page plays as, oldest first, by member id (the
+        page shows a member only their own: their "Direct messages")."""
+        return {str(m.id): [self.dm_json(dm) for dm in self.fake.dms.to(m)]
+                for m in self.members}
+
+    def dm_json(self, dm: DmMessage) -> dict[str, Any]:
+        """A DM in the shape of a channel's message (``channel`` "dm"), drawn the same way:
+        text and embeds only (the bot sends no files or buttons to a DM)."""
+        return {
+            "id": str(dm.id), "channel": "dm", "to": None, "author": self.fake.bot_user.name,
+            "bot": True, "time": dm.timestamp, "edited": False, "deleted": False,
+            "loading": False, "used": None, "content": dm.content or None,
+            "attachments": [], "embeds": [_embed_json(e, []) for e in dm.embeds],
+            "v2": False, "layout": [], "rows": [],
+        }
+
     @property
     def commands(self) -> list[dict[str, Any]]:
         """The bot's synced slash commands (global, and this guild's)."""
@@ -117,6 +136,7 @@ class World:
             "language": self.language,
             "commands": self.commands,
             "channels": self.channels_json(),
+            "dms": self.dms_json(),
             "messages": [self.message_json(m) for m in self.fake.messages.values()
                          if self.shows(m.channel) and not m.deleted],
         }

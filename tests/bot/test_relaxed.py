@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from fakediscord import MANAGE_GUILD
+from fakediscord import MANAGE_GUILD, Member, Message, TextChannel
+from fakediscord.base import CREATE_PUBLIC_THREADS
+from fakediscord.threads import Thread
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, current, first_button, offers, settled
+from tests.bot.helpers import WAIT, card, current, first_button, offers, settled
 from tests.bot.test_game_time import Held
 
 
@@ -16,6 +18,23 @@ def text_of(result: object) -> str:
     message = getattr(result, "message", None)
     assert message is not None and message.ephemeral, result
     return str(message.text)
+
+
+async def started(world: World, host: Member, lobby: Message) -> Thread:
+    """``host`` starts the relaxed game of ``lobby``: the thread made from the lobby message,
+    where the game is played (a relaxed game always moves to its own thread)."""
+    before = len(world.guild.threads)
+    result = await host.click(lobby, "Start")
+    assert result.message is not None
+    assert len(world.guild.threads) == before + 1, "the game moved to a thread"
+    thread = world.guild.threads[-1]
+    assert isinstance(thread, Thread) and thread.id == lobby.id, "made from the lobby"
+    assert f"<#{thread.id}>" in result.message.text, "the lobby links to it"
+    return thread
+
+
+def turn_mentions(channel: TextChannel) -> list[Message]:
+    return [m for m in channel.messages if (m.content or "").startswith("🔔")]
 
 
 async def test_the_pace_options_and_the_servers_default(world: World) -> None:
@@ -46,15 +65,18 @@ async def test_a_relaxed_game_is_stored_with_its_pace(world: World) -> None:
     lobby = (await ana.slash(table, "lama start", pace="relaxed", turn_hours=6)).message
     assert lobby is not None
     await ben.click(lobby, "Join")
-    await ana.click(lobby, "Start")
+    thread = await started(world, ana, lobby)
     turn = await world.fake.notifier.wait_for(
-        lambda: t if (t := current(table)) is not None and t.table is not None else None,
+        lambda: t if (t := current(thread)) is not None and t.table is not None else None,
         WAIT, "the table")
-    assert turn.table is not None
-    assert "relaxed pace: 6 hours per turn" in (turn.table.embeds[0].footer or "")
-    mentions = [m for m in table.messages if (m.content or "").startswith("🔔")]
+    assert turn.table is not None and current(table) is None, "played in its thread"
+    assert "relaxed pace: 6 hours per turn" in (card(turn.table).footer or "")
+    await world.bot.sessions.outbox.deliver(thread.id)
+    mentions = turn_mentions(thread)
     assert len(mentions) == 1 and mentions[0].pinged == [turn.user_id]
-    await ana.slash(table, "lama stop")
+    assert turn_mentions(table) == [], "the mention is in the thread"
+    assert world.bot.sessions.get(table.id) is None, "the channel is free for a lobby"
+    await ana.slash(thread, "lama stop")
     with sqlite3.connect(world.bot.settings.lama_db) as conn:
         assert conn.execute("SELECT pace FROM games").fetchall() == [("relaxed",)]
 
@@ -84,14 +106,23 @@ async def test_my_games_lists_the_callers_games_with_links_and_deadlines(world: 
     ana, ben, cleo, table = world.ana, world.ben, world.cleo, world.table
     assert "no running game" in text_of(await ana.slash(table, "lama games"))
     other = world.guild.add_text_channel("lama-2")
-    for channel, options in ((table, {"pace": "relaxed"}), (other, {})):
-        lobby = (await ana.slash(channel, "lama start", **options)).message
-        assert lobby is not None
-        await ben.click(lobby, "Join")
-        await ana.click(lobby, "Start")
-    listed = text_of(await ana.slash(table, "lama games"))
-    for channel in (table, other):
+    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    assert lobby is not None
+    await ben.click(lobby, "Join")
+    thread = await started(world, ana, lobby)
+    lobby = (await ana.slash(other, "lama start")).message
+    assert lobby is not None
+    await ben.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    assert len(world.guild.threads) == 1, "a live game stays in its channel"
+    answer = await ana.slash(table, "lama games")
+    listed = text_of(answer)
+    assert answer.message is not None and answer.message.v2, "a card, as the bot's others"
+    assert card(answer.message).title == "Your running games" and not answer.message.pinged
+    for channel in (thread, other):
         assert f"https://discord.com/channels/{world.guild.id}/{channel.id}" in listed
+        assert f"<#{channel.id}>" in listed
+    assert f"<#{table.id}>" not in listed, "the relaxed game is in its thread"
     assert listed.count("<t:") == 2, "each game's deadline as a Discord timestamp"
     assert "aucune partie" in text_of(await cleo.slash(table, "lama games")), "hers only"
     notes = [m for m in other.messages if (m.content or "").startswith("🔔")]
@@ -106,16 +137,16 @@ async def test_no_dm_to_a_player_who_already_acted(world: World) -> None:
     lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
     assert lobby is not None
     await ben.click(lobby, "Join")
-    await ana.click(lobby, "Start")
+    thread = await started(world, ana, lobby)
     turn = await world.fake.notifier.wait_for(
-        lambda: t if (t := current(table)) is not None and t.user_id == ana.id else None,
+        lambda: t if (t := current(thread)) is not None and t.user_id == ana.id else None,
         WAIT, "ana's turn")
     assert turn.table is not None
     ben_hand = (await ben.click(turn.table, "My hand")).message  # open: it follows the game
     ana_hand = (await ana.click(turn.table, "My hand")).message
     assert ben_hand is not None and ana_hand is not None
     outbox = world.bot.sessions.outbox
-    await outbox.deliver(table.id)
+    await outbox.deliver(thread.id)
     held = Held(outbox.pacer)
     outbox.pacer = held
     try:
@@ -129,7 +160,30 @@ async def test_no_dm_to_a_player_who_already_acted(world: World) -> None:
     finally:
         outbox.pacer = held.inner
         held.open.set()
-    await outbox.deliver(table.id)
-    mentions = [m for m in table.messages if f"🔔 <@{ben.id}>" in (m.content or "")]
+    await outbox.deliver(thread.id)
+    mentions = [m for m in thread.messages if f"🔔 <@{ben.id}>" in (m.content or "")]
     assert mentions, "ben's turn was mentioned (it was posted once the channel was free)"
     assert world.fake.dms.to(ben) == [], "he had played: no DM"
+
+
+async def test_without_thread_permissions_a_relaxed_game_plays_in_its_channel(
+    world: World,
+) -> None:
+    """As for a live game in a server that chose threads: the lobby says why once, and the
+    game is played (and its turns mentioned) in the channel, one game at a time."""
+    ana, ben, table = world.ana, world.ben, world.table
+    await table.set_permissions(world.guild.me, deny=CREATE_PUBLIC_THREADS)
+    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    assert lobby is not None
+    await ben.click(lobby, "Join")
+    result = await ana.click(lobby, "Start")
+    assert result.message is not None and not world.guild.threads
+    assert "may not make threads here" in (card(result.message).footer or "")
+    turn = await world.fake.notifier.wait_for(
+        lambda: t if (t := current(table)) is not None and t.table is not None else None,
+        WAIT, "the table in the channel")
+    await world.bot.sessions.outbox.deliver(table.id)
+    mentions = turn_mentions(table)
+    assert len(mentions) == 1 and mentions[0].pinged == [turn.user_id]
+    refused = await ben.slash(table, "lama start")
+    assert refused.message is not None and "already running" in refused.message.text

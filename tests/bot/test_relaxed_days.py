@@ -1,9 +1,10 @@
 """A relaxed game over five simulated days (issue 31), through the fake Discord as its players
-see it: turns of 24 hours on the manual clock, two restarts of the bot in between, each turn
-mentioned once in the game's channel, one reminder when a quarter of the turn is left, DMs
+see it: turns of 24 hours on the manual clock, two restarts of the bot in between, the game
+in its own thread (made from the lobby message; restored there after each restart), each turn
+mentioned once in the thread, one reminder when a quarter of the turn is left, DMs
 to the one player who opted in (at most one per turn; none after Discord's 50007 until they
 opt in again), three missed turns handing a seat to an AI and My hand taking it back, and
-the standings at the end."""
+the standings at the end, in the thread and in the channel, and the thread archived."""
 
 from __future__ import annotations
 
@@ -17,8 +18,18 @@ from bot import create_bot
 from bot.common.clock import ManualClock
 from bot.process.client import LamaBot
 from fakediscord import FakeDiscord, Member, Message, TextChannel
+from fakediscord.threads import Thread
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import WAIT, action_buttons, current, first_button, is_final, settled
+from tests.bot.helpers import (
+    WAIT,
+    action_buttons,
+    card,
+    current,
+    first_button,
+    is_final,
+    is_table,
+    settled,
+)
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -52,6 +63,7 @@ class Players:
         self.cleo = self.guild.add_member("cleo")
         self.members = {m.id: m for m in (self.ana, self.ben, self.cleo)}
         self.bot: LamaBot | None = None
+        self.thread: Thread | None = None  # where the game is played, once started
         self.turns = 0  # turn notes the test has seen (each its own turn)
 
     def advance(self, seconds: float) -> None:
@@ -60,14 +72,19 @@ class Players:
         self.clock.advance(seconds)
         self.fake.clock.advance(seconds)
 
+    @property
+    def game(self) -> Thread:
+        assert self.thread is not None, "the game has started"
+        return self.thread
+
     def new_bot(self) -> LamaBot:
         self.bot = create_bot(self.settings, clock=self.clock)
         return self.bot
 
     async def delivered(self) -> None:
-        """Everything the channel is owed is out (the DMs ride the same queue)."""
+        """Everything the game's thread is owed is out (the DMs ride the same queue)."""
         assert self.bot is not None
-        await self.bot.sessions.outbox.deliver(self.channel.id)
+        await self.bot.sessions.outbox.deliver(self.game.id)
 
     async def wait(self, check: Callable[[], object | None], what: str) -> object:
         return await self.fake.notifier.wait_for(check, WAIT, what)
@@ -75,11 +92,11 @@ class Players:
     async def next_turn(self) -> Member | None:
         """The next turn's one mention (None: the game is over); exactly one new note."""
         want = self.turns + 1
-        await self.wait(lambda: True if len(turn_notes(self.channel)) >= want
-                        or final_of(self.channel) else None, f"turn note {want}")
+        await self.wait(lambda: True if len(turn_notes(self.game)) >= want
+                        or final_of(self.game) else None, f"turn note {want}")
         await self.delivered()
-        notes = turn_notes(self.channel)
-        if final_of(self.channel) is not None and len(notes) < want:
+        notes = turn_notes(self.game)
+        if final_of(self.game) is not None and len(notes) < want:
             return None
         assert len(notes) == want, "one mention per turn, never repeated"
         self.turns = want
@@ -91,7 +108,7 @@ class Players:
     async def act(self, member: Member, hurry: bool = False) -> None:
         """``member`` presses My hand (a new hand: the last one's token is long gone) and
         makes one move (``hurry``: ends their round if they can)."""
-        turn = current(self.channel)
+        turn = current(self.game)
         assert turn is not None and turn.table is not None and turn.user_id == member.id
         hand = (await member.click(turn.table, "My hand")).message
         assert hand is not None and hand.ephemeral and action_buttons(hand)
@@ -135,13 +152,13 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
             if member is cleo and state["miss"] and state["missed"] < 3:
                 how = "miss"  # cleo misses three turns in a row
             if how == "late":  # 19 h in: a quarter of the turn is left, one reminder
-                before = len(reminders(channel))
+                before = len(reminders(p.game))
                 advance(19 * HOUR)
-                await p.wait(lambda: True if len(reminders(channel)) > before else None,
+                await p.wait(lambda: True if len(reminders(p.game)) > before else None,
                              "the reminder")
                 await p.delivered()
-                assert len(reminders(channel)) == before + 1
-                assert REMINDER.match(reminders(channel)[-1].content)[1] == str(member.id)  # type: ignore[index]
+                assert len(reminders(p.game)) == before + 1
+                assert REMINDER.match(reminders(p.game)[-1].content)[1] == str(member.id)  # type: ignore[index]
                 await p.act(member)
             elif how == "miss":  # nobody plays for a day: the bot plays for them
                 state["missed"] += 1
@@ -153,13 +170,13 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
         async def down_for(hours: float) -> None:
             """The bot is down while the running turn's reminder falls due; restarted, it
             sends that reminder once and mentions no turn again."""
-            reminded, notes = len(reminders(channel)), len(turn_notes(channel))
+            reminded, notes = len(reminders(p.game)), len(turn_notes(p.game))
             advance(hours * HOUR)
-            await p.wait(lambda: True if len(reminders(channel)) > reminded else None,
+            await p.wait(lambda: True if len(reminders(p.game)) > reminded else None,
                          "the reminder due while the bot was down")
             await p.delivered()
-            assert len(reminders(channel)) == reminded + 1, "sent once after the restart"
-            assert len(turn_notes(channel)) == notes, "no turn mentioned twice"
+            assert len(reminders(p.game)) == reminded + 1, "sent once after the restart"
+            assert len(turn_notes(p.game)) == notes, "no turn mentioned twice"
 
         async with fake.run(p.new_bot()):
             await ana.slash(channel, "lama notify", dm="on")
@@ -168,18 +185,28 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
             assert lobby is not None and "relaxed pace: 24 hours per turn" in lobby.text
             await ben.click(lobby, "Join")
             await cleo.click(lobby, "Join")
-            await ana.click(lobby, "Start")
+            moved = (await ana.click(lobby, "Start")).message
+            assert len(p.guild.threads) == 1, "the relaxed game moved to a thread"
+            p.thread = thread = p.guild.threads[0]
+            assert isinstance(thread, Thread) and thread.id == lobby.id, "made from the lobby"
+            assert thread.parent is channel and thread.auto_archive_duration == 10080
+            assert moved is not None and f"<#{thread.id}>" in moved.text
+            assert p.bot is not None and p.bot.sessions.get(channel.id) is None, (
+                "the channel is free for the next lobby")
             while state["steps"] < 8:
                 member = await turn()
                 assert member is not None
                 await play(member, "late" if state["steps"] == 2 else "act")
             games = (await ben.slash(channel, "lama games")).message
             assert games is not None and games.ephemeral
-            assert f"https://discord.com/channels/{p.guild.id}/{channel.id}" in games.text
+            assert f"https://discord.com/channels/{p.guild.id}/{thread.id}" in games.text
+            assert f"<#{thread.id}>" in games.text, "the game is listed in its thread"
             assert "<t:" in games.text and ":R>" in games.text
             member = await turn()  # the turn that runs while the bot is down
             assert member is not None
         async with fake.run(p.new_bot(), sync=False):
+            restored = p.bot.sessions.get(thread.id)
+            assert restored is not None and restored.parent_id == channel.id, "in its thread"
             await down_for(20)
             await play(member)
             fake.dms.refuse(ana)  # ana stops accepting DMs (Discord: 50007)
@@ -193,33 +220,46 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
             member = await turn()
             assert member is not None
         assert state["missed"] == 3 and state["dm"] == "refused"
-        handed = [m for m in channel.messages if "missed 3 turns in a row" in (m.content or "")]
-        assert len(handed) == 1 and "cleo" in handed[0].content
+        handed = [m for m in thread.messages if "missed 3 turns in a row" in m.text]
+        assert len(handed) == 1 and "cleo" in handed[0].text, "announced in the thread"
         async with fake.run(p.new_bot(), sync=False):
+            restored = p.bot.sessions.get(thread.id)
+            assert restored is not None and restored.parent_id == channel.id, "in its thread"
             await down_for(20)
             await ana.slash(channel, "lama notify", dm="on")  # she opts in again
             state["dm"] = "on"
             await play(member)
-            table = current(channel)
+            table = current(thread)
             assert table is not None and table.table is not None
             hand = (await cleo.click(table.table, "My hand")).message  # she takes her seat back
             assert hand is not None and "back in control" in hand.text
             state["hurry"] = True  # the players end their rounds as soon as they can
             while (member := await turn()) is not None:
                 await play(member)
-            final = await p.wait(lambda: final_of(channel), "the standings")
+            final = await p.wait(lambda: final_of(thread), "the standings")
             assert isinstance(final, Message)
             assert all(name in final.text for name in ("ana", "ben", "cleo"))
+            copy = await p.wait(lambda: next((m for m in channel.messages if
+                                              f"The game in <#{thread.id}> is over." in m.text),
+                                             None), "the standings in the channel")
+            assert isinstance(copy, Message) and copy.v2 and final.v2, "the current layout"
+            assert card(copy).description and (
+                card(copy).description == card(final).description), "the same standings"
+            await p.wait(lambda: thread.archived or None, "the thread archived")
+            assert not thread.locked
         assert clock.now() - start >= 5 * DAY, (clock.now() - start) / DAY
         # every turn mentioned exactly once: one note per turn the test played, no more
-        assert len(turn_notes(channel)) == p.turns == state["steps"]
+        assert len(turn_notes(p.game)) == p.turns == state["steps"]
         # reminders: the late turn's and the two that fell due during the downtimes; none to
         # a player who had acted
-        assert len(reminders(channel)) == 3
+        assert len(reminders(p.game)) == 3
         # DMs: only to ana, at most one per turn, none after 50007 until she opted in again
         assert fake.dms.to(ben) == [] and fake.dms.to(cleo) == []
         assert fake.dms.refused == 1 and len(fake.dms.to(ana)) == state["dms"] >= 3
         for dm in fake.dms.to(ana):
-            assert f"https://discord.com/channels/{p.guild.id}/{channel.id}" in dm.content
+            assert f"https://discord.com/channels/{p.guild.id}/{thread.id}" in dm.content
+        # nothing of the game's turns in the channel: it held the lobby and the standings
+        assert not turn_notes(channel) and not reminders(channel)
+        assert not any(is_table(m) for m in channel.messages)
         assert not fake.failures, fake.failures
         assert not fake.refusals, fake.refusals

@@ -30,7 +30,7 @@ from fakediscord import (
 from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, click_and_confirm, current, is_final
+from tests.bot.helpers import Turn, card, click_and_confirm, current, is_final
 
 WAIT = 10.0
 END_WAIT = 30.0
@@ -73,7 +73,7 @@ class Club:
         assert started.message is not None
         thread = self.guild.threads[before]
         assert isinstance(thread, Thread) and thread.id == lobby.id, "made from the lobby"
-        assert f"<#{thread.id}>" in started.message.content, "the lobby links to it"
+        assert f"<#{thread.id}>" in started.message.text, "the lobby links to it"
         assert not started.message.buttons, "the lobby is closed"
         return thread
 
@@ -122,7 +122,7 @@ async def club(tmp_path: Path) -> AsyncIterator[Club]:
 async def said(fake: FakeDiscord, channel: TextChannel, text: str) -> Message:
     """The message of ``channel`` whose content holds ``text`` (waiting for it)."""
     return await fake.notifier.wait_for(
-        lambda: next((m for m in channel.messages if text in (m.content or "")), None), WAIT,
+        lambda: next((m for m in channel.messages if text in m.text), None), WAIT,
         f"{text!r} in #{channel.name}")  # (after the standings: an end's)
 
 
@@ -207,11 +207,49 @@ async def test_two_games_and_a_lobby_in_one_channel(club: Club) -> None:
     standings = await club.finish(first)
     assert standings.channel is first
     copy = await said(club.fake, club.channel, f"The game in <#{first.id}> is over.")
-    assert copy.embeds and copy.embeds[0].description == standings.embeds[0].description
+    assert card(copy).description and card(copy).description == card(standings).description
     assert not copy.pinged, "the winners were notified in the thread"
     await club.fake.notifier.wait_for(lambda: first.archived or None, WAIT, "archived")
     assert not first.locked
     assert await club.bot.store.sessions(club.guild.id) == []
+
+
+async def test_two_relaxed_games_and_a_live_one_in_one_channel(club: Club) -> None:
+    """Issue 31's goal: two relaxed games (always in a thread) and a live one (the server chose
+    threads) run at once from one channel, each in its own thread, each turn's mention in the
+    relaxed games' threads only; the channel is free for a lobby meanwhile."""
+    await club.threads_on()
+    slow = await club.start(club.ana, club.ben, pace="relaxed", target=300)
+    slower = await club.start(club.cleo, club.boss, pace="relaxed", target=300)
+    live = await club.start(club.ben, club.cleo, target=300)
+    assert len({slow.id, slower.id, live.id}) == 3
+    assert all(t.parent is club.channel for t in (slow, slower, live))
+    assert club.bot.sessions.get(club.channel.id) is None, "the channel is free"
+    sessions = [club.bot.sessions.get(t.id) for t in (slow, slower, live)]
+    assert [s.pace for s in sessions if s is not None] == [Pace.RELAXED, Pace.RELAXED,
+                                                            Pace.LIVE]
+    await club.act(slow, club.ana, "Draw")
+    await club.act(slower, club.cleo, "Draw")
+    await club.act(live, club.ben, "Draw")
+    await club.turn_in(slow, club.ben)
+    await club.turn_in(slower, club.boss)
+    await club.turn_in(live, club.cleo)
+    for thread in (slow, slower, live):
+        await club.bot.sessions.outbox.deliver(thread.id)
+
+    def mentioned(channel: TextChannel) -> list[int]:
+        return [m.pinged[0] for m in channel.messages if (m.content or "").startswith("🔔")]
+
+    assert mentioned(slow) == [club.ana.id, club.ben.id], "each turn once, in its thread"
+    assert mentioned(slower) == [club.cleo.id, club.boss.id]
+    assert mentioned(live) == [], "a live game keeps the live ping policy"
+    assert mentioned(club.channel) == []
+    listed = (await club.ben.slash(club.channel, "lama games")).message
+    assert listed is not None and listed.ephemeral
+    assert f"<#{slow.id}>" in listed.text and f"<#{live.id}>" in listed.text
+    assert f"<#{slower.id}>" not in listed.text, "his games only"
+    await club.lobby(club.boss)  # and a lobby in the channel beside them
+    assert club.bot.sessions.get(club.channel.id) is not None
 
 
 # ---- moderators and the thread ---------------------------------------------------------------
@@ -265,12 +303,12 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(club: Cl
     lobby = await club.lobby(club.ana, club.ben, target=300)
     started = await club.ana.click(lobby, "Start")
     assert started.message is not None and not club.guild.threads
-    footer = started.message.embeds[0].footer or ""
+    footer = card(started.message).footer or ""
     assert "may not make threads here" in footer and "Create Public Threads" in footer
     await club.act(club.channel, club.ana, "Draw")  # played in the channel, as before
     refused = await club.ben.slash(club.channel, "lama start")
     assert refused.ephemeral and "already running" in refused.message.text
-    said = [m for m in club.channel.messages if "may not make threads" in str(m.embeds)]
+    said = [m for m in club.channel.messages if "may not make threads" in m.text]
     assert len(said) == 1, "said once, in the lobby"
 
 

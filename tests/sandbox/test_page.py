@@ -241,3 +241,46 @@ def test_the_page_escapes_messages_adds_members_and_switches_language(
     expect(last(page, 'article:has(button[data-custom-id$=":join"])')).to_contain_text(
         "Rejoindre")
     stopped_cleanly(sandbox, tmp_path)
+
+
+def test_a_members_direct_messages_are_shown_to_them_only(
+    sandbox: Sandbox, browser: Browser, tmp_path: Path
+) -> None:
+    """ana and ben turn DMs on and play a relaxed game (it moves to its thread): the player
+    whose turn comes first finds the bot's DM under Direct messages, the other none; cleo,
+    who never turned them on, sees how to."""
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(sandbox.url)
+    expect(page.locator(".member")).to_have_count(3)
+    for name in ("ana", "ben"):
+        play_as(page, name)
+        slash(page, "/lama notify dm:on")
+        expect(last(page, "article.ephemeral")).to_contain_text("Direct messages on")
+    play_as(page, "ana")
+    slash(page, "/lama start pace:relaxed")
+    lobby = last(page, 'article:has(button[data-custom-id$=":join"])')
+    play_as(page, "ben")
+    lobby.locator('button[data-custom-id$=":join"]').click()
+    expect(lobby).to_contain_text("ben")
+    play_as(page, "ana")
+    lobby.locator('button[data-custom-id$=":start"]').click()
+    expect(page.locator(".thread-link")).to_have_count(1)  # the game's thread
+    page.locator("#dm-link").click()
+    expect(page.locator("#topbar-channel")).to_have_text("Direct messages")
+    expect(page.locator(".member.turn")).to_have_count(1)  # (whoever plays first)
+    first = page.locator(".member.turn").get_attribute("data-name")
+    assert first in ("ana", "ben")
+    other = "ben" if first == "ana" else "ana"
+    play_as(page, first)
+    expect(page.locator("#messages article")).to_have_count(1)
+    expect(page.locator("#messages article")).to_contain_text("It is your turn")
+    expect(page.locator("#dm-count")).to_have_text("1")
+    play_as(page, other)
+    expect(page.locator("#messages article")).to_have_count(0)
+    expect(page.locator("#dm-count")).to_be_hidden()
+    play_as(page, "cleo")
+    expect(page.locator(".no-dms")).to_contain_text("/lama notify")
+    page.locator(".thread-link").click()  # back to the game: its table
+    expect(page.locator(TABLE)).to_have_count(1)
+    stopped_cleanly(sandbox, tmp_path)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bot.sandbox.page import imghdr_type
+from bot.sandbox.page import imghdr_type, meta
 from bot.sandbox.world import SandboxError, World
 from fakediscord import FakeDiscord
+from tests.fake.test_dms import call
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 
@@ -119,3 +120,31 @@ async def test_a_thread_of_the_channel_is_a_channel_the_page_can_switch_to() -> 
             except SandboxError:
                 continue
             raise AssertionError("another channel's thread is not the page's")
+
+
+async def test_a_members_direct_messages_are_theirs_only_and_drawn_like_messages() -> None:
+    """The bot's DMs (a relaxed game's opt-in DM, cogs/direct.py) reach the page by member:
+    each member the page plays as has their own list, oldest first, in a message's shape;
+    a DM Discord refused (50007) is nowhere."""
+    async with FakeDiscord() as fake:
+        world = World(fake)
+        ana, ben, cleo = world.members
+        fake.dms.refuse(cleo)
+        sent = []
+        for member, text in ((ana, "🔔 It is your turn"), (ben, "for ben"),
+                             (ana, "🔔 again"), (cleo, "refused")):
+            _, channel = await call(fake, "/users/@me/channels", {"recipient_id": member.id})
+            status, data = await call(fake, f"/channels/{channel['id']}/messages",
+                                      {"content": text})
+            sent.append((member, status, data))
+        assert [status for _, status, _ in sent] == [200, 200, 200, 403]
+        dms = world.snapshot()["dms"]
+        assert meta(world)["dms"] == dms, "the page is sent them again when one arrives"
+    assert list(dms) == [str(m.id) for m in (ana, ben, cleo)]
+    assert [d["content"] for d in dms[str(ana.id)]] == ["🔔 It is your turn", "🔔 again"]
+    assert [d["content"] for d in dms[str(ben.id)]] == ["for ben"]
+    assert dms[str(cleo.id)] == [], "refused: never delivered"
+    first = dms[str(ana.id)][0]
+    assert first["id"] == sent[0][2]["id"] and first["channel"] == "dm" and first["bot"]
+    assert first["to"] is None and first["rows"] == [] and first["attachments"] == []
+    assert not first["v2"] and first["author"] == fake.bot_user.name

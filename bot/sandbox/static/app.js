@@ -6,10 +6,12 @@ const state = {
   me: sessionStorage.getItem("lama-sandbox-me"),
   members: [], names: {}, messages: new Map(), commands: [], language: "auto", texts: {},
   channels: [], channel: null,  // #lama and its threads (a game each); the one shown
+  dms: {},  // the bot's direct messages, by member id (shown as DM_VIEW, the member's own)
   drawn: new Map(), generation: 0, stick: true,
   dismissed: new Set(JSON.parse(sessionStorage.getItem("lama-sandbox-dismissed") || "[]")),
 };
 const $ = (id) => document.getElementById(id);
+const DM_VIEW = "dm";  // state.channel while the member's direct messages are shown
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -87,6 +89,7 @@ function receive(data) {
   if (data.type === "snapshot" || data.type === "meta") {
     receiveChannels(data.channels || []);
     state.members = data.members;
+    state.dms = data.dms || {};
     state.names = data.names;
     state.language = data.language;
     state.commands = data.commands;
@@ -102,11 +105,12 @@ function receive(data) {
 // --- drawing --------------------------------------------------------------------------------
 function draw() {
   drawMembers();
+  drawDmLink();
   const box = $("messages");
-  const visible = [...state.messages.values()]
+  const visible = (state.channel === DM_VIEW ? myDms() : [...state.messages.values()]
     .filter((m) => !m.deleted && (m.to === null || m.to === state.me)
       && (!m.channel || m.channel === state.channel))
-    .filter((m) => !state.dismissed.has(m.id))
+    .filter((m) => !state.dismissed.has(m.id)))
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
   const before = new Set([...box.children].map((node) => node.dataset.id));
   // a message unchanged keeps its element: its pictures stay loaded, nothing jumps
@@ -119,6 +123,7 @@ function draw() {
     return node;
   });
   box.replaceChildren(...nodes);
+  if (state.channel === DM_VIEW && !nodes.length) box.append(noDms());
   for (const id of state.drawn.keys()) if (!state.messages.has(id)) state.drawn.delete(id);
   // what this member just asked for (a hand, an answer) is shown even when scrolled up
   const mine = visible.some((m) => m.to === state.me && !before.has(m.id));
@@ -143,12 +148,14 @@ function stickToBottom() {
 // --- the channel and its threads: each thread is a channel of its own ---------------------
 function receiveChannels(channels) {
   state.channels = channels;
-  if (!channels.some((c) => c.id === state.channel)) state.channel = channels.length
-    ? channels[0].id : null;
+  if (state.channel !== DM_VIEW && !channels.some((c) => c.id === state.channel)) {
+    state.channel = channels.length ? channels[0].id : null;
+  }
   drawChannels();
 }
 
 function shownChannelName() {
+  if (state.channel === DM_VIEW) return t("direct_messages");
   const shown = state.channels.find((c) => c.id === state.channel);
   return shown ? shown.name : $("channel-name").textContent;
 }
@@ -164,6 +171,30 @@ function drawChannels() {
     return item;
   }));
   $("topbar-channel").textContent = shownChannelName();
+}
+
+// --- the member's direct messages (a relaxed game's opt-in DMs), a "channel" of their own ---
+function myDms() {
+  return state.dms[state.me] || [];
+}
+
+function drawDmLink() {
+  const link = $("dm-link");
+  link.classList.toggle("shown", state.channel === DM_VIEW);
+  link.onclick = () => showChannel(DM_VIEW);
+  const count = myDms().length;
+  $("dm-count").textContent = count ? String(count) : "";
+  $("dm-count").hidden = !count;
+}
+
+function noDms() {
+  // the empty view says how a member gets DMs at all
+  return el("p", "no-dms", t("no_dms", { command: "/lama notify" }));
+}
+
+// (the slash box sends to the channel shown; from the DMs, to #lama)
+function slashChannel() {
+  return state.channel === DM_VIEW ? null : state.channel;
 }
 
 function showChannel(id) {

@@ -91,7 +91,7 @@ async function send() {
   const text = input.value.trim();
   if (!text) return;
   try {
-    await post("/api/slash", { member: state.me, text, channel: state.channel });
+    await post("/api/slash", { member: state.me, text, channel: slashChannel() });
     input.value = "";
     drawSuggestions();
   } catch (err) {
