@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
 import gc
 import itertools
 import json
@@ -65,11 +67,20 @@ PARTS = (  # where an allocation was made -> the part it is counted in (first ma
 )
 
 
-def rss_kb() -> int:
+def rss_kb(field: str = "VmRSS") -> int:
+    """The process's resident memory (``VmHWM``: its peak so far), from /proc."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
     return 0
+
+
+def trimmed_rss_kb() -> int:
+    """The RSS once glibc has handed its free heap pages back (what the process holds at
+    most after a while of other work reusing them); the same RSS where it cannot."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return rss_kb()
 
 
 def courier() -> Any:
@@ -134,7 +145,8 @@ async def measure(db: str, traced: bool) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     result: dict[str, Any] = {
         "games": len(restored), "served": len(sessions), "restore_s": seconds,
-        "rss_kb": rss1 - rss0, "tasks": len(asyncio.all_tasks()) - 1,
+        "rss_kb": rss1 - rss0, "peak_kb": rss_kb("VmHWM") - rss0,
+        "trimmed_kb": trimmed_rss_kb() - rss0, "tasks": len(asyncio.all_tasks()) - 1,
         "handles": len(getattr(loop, "_scheduled", ())),
     }
     if traced and before is not None:
@@ -195,8 +207,9 @@ def report(runs: dict[str, dict[str, Any]]) -> None:
         f"games restored and waiting: {rss['games']:,} (served {rss['served']:,}); "
         f"restore + resume {rss['restore_s']:.1f} s",
         f"asyncio tasks waiting: {rss['tasks']:,}; loop timer handles: {rss['handles']:,}",
-        f"RSS:         {rss['rss_kb'] * 1024 / n / 1024:6.2f} KB per game "
-        f"({rss['rss_kb'] / 1024:.1f} MB for all)",
+        f"RSS:         {rss['rss_kb'] / n:6.2f} KB per game "
+        f"({rss['rss_kb'] / 1024:.1f} MB for all); at the peak of the restore "
+        f"{rss['peak_kb'] / n:.2f} KB; after malloc_trim {rss['trimmed_kb'] / n:.2f} KB",
         f"tracemalloc: {traced['traced'] / n / 1024:6.2f} KB per game "
         f"({traced['traced'] / 2**20:.1f} MB for all), by part:",
     ]
