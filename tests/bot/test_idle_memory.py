@@ -133,3 +133,38 @@ async def test_a_thousand_waiting_relaxed_games_cost_at_most_20_kb_each_and_stil
         await sessions.close()
     finally:
         await store.close()
+
+
+async def test_restored_games_share_their_actions_and_play_on_the_same(tmp_path: Path) -> None:
+    """A waiting game keeps its history for days: equal actions are one object across games
+    (bot/sessions/persistence.py's ``shared``), and the game restored is the game played."""
+    clock = ManualClock()
+    store = SqliteStore(str(tmp_path / "lama.db"))
+    await store.open()
+    try:
+        sessions = wired(store, clock, Counter(1))
+        users = [31, 32, 33]
+        session = await sessions.open(GUILD, FIRST_CHANNEL, (users[0], "p0"), "classic", {},
+                                      None, pace=Pace.RELAXED)
+        for k, user in enumerate(users[1:], 1):
+            await session.join(user, f"p{k}")
+        await session.start(users[0])
+        game = session.game
+        assert game is not None
+        for _ in range(6):
+            seat = game.to_act
+            assert seat is not None
+            action = next(a for a in game.legal_actions() if str(a) != "quit")
+            await session.act(users[seat], None, str(action))
+        await sessions.publish(session)
+        data = await store.session(GUILD, FIRST_CHANNEL)
+        assert data is not None and len(data["moves"]) == 6, "move rows after the snapshot"
+        first, second = (Session.restore(sessions, data) for _ in range(2))
+        assert first.game is not None and second.game is not None
+        assert first.game.history == second.game.history == game.history
+        assert all(a is b for (_, a), (_, b) in zip(first.game.history, second.game.history,
+                                                    strict=True))
+        assert first.game.legal_actions() == game.legal_actions()
+        await sessions.close()
+    finally:
+        await store.close()
