@@ -23,6 +23,20 @@ log = logging.getLogger(__name__)
 
 RECENT = 8  # public events the table shows
 SNAPSHOT_FORMAT = 1
+SHARED_ACTIONS = 4096  # distinct actions kept shared (more than every rule set has)
+_shared_actions: dict[Action, Action] = {}
+
+
+def shared(action: Action) -> Action:
+    """The one object kept for actions equal to ``action`` (a frozen value): a game's history
+    holds its actions for its whole life (days, for a relaxed game), and thousands of waiting
+    games hold the same few dozen actions (issue 31's memory goal)."""
+    kept = _shared_actions.get(action)
+    if kept is None:
+        if len(_shared_actions) >= SHARED_ACTIONS:
+            return action
+        kept = _shared_actions[action] = action
+    return kept
 
 
 class Keeper(Protocol):
@@ -208,10 +222,10 @@ class Persistence:
                 seed=session.seed, chance=record.rounds,
             )
             for seat, action in record.actions:
-                game.apply(seat, action)
+                game.apply(seat, shared(action))
             for move in data.get("moves", ()):  # the rows appended since the snapshot
                 if move.get("action") is not None:
-                    game.apply(int(move["seat"]), Action.parse(move["action"]))
+                    game.apply(int(move["seat"]), shared(Action.parse(move["action"])))
             session.game = game
             session._make_players()
         if data.get("moves"):

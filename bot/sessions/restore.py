@@ -26,7 +26,9 @@ async def restore_sessions(
     it; a broken one is logged, kept. Another process serves the other guilds' sessions."""
     restored: list[Session] = []
     await sessions.outbox.load(owns)
-    for data in await sessions.store.running_sessions():
+    # each row parsed when reached and let go once read: thousands of stored games are never
+    # all parsed at once, and later sessions reuse the memory (issue 31)
+    for data in await sessions.store.each_running_session():
         if not owns(int(data.get("guild_id") or 0)):
             continue
         where = f"guild {data.get('guild_id')} channel {data.get('channel_id')}"

@@ -34,7 +34,7 @@ from bot.sessions.errors import (
 )
 from bot.sessions.guild_settings import GuildSettings
 from bot.sessions.outbox import Outbox, Write
-from bot.sessions.persistence import Persistence
+from bot.sessions.persistence import Persistence, shared
 from bot.sessions.seating import MAX_SEATS, Seating
 from bot.sessions.state import (
     MAX_RELAXED_TIMEOUT,
@@ -183,7 +183,7 @@ class Session(Seating, Persistence):
             if version is not None and version != self.version:
                 raise StaleButton()
             try:
-                action = Action.parse(text)
+                action = shared(Action.parse(text))  # (kept in the history: one object)
             except MalformedRecord:
                 raise NotAMove() from None
             events = await self._apply(game, seat, action)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -161,6 +161,11 @@ class SqlStore:
 
     async def _sessions_where(self, **keys: int) -> list[dict[str, Any]]:
         """Snapshots with their move rows (``moves``) and message ids folded in."""
+        return list(await self._sessions_read(**keys))
+
+    async def _sessions_read(self, **keys: int) -> Iterator[dict[str, Any]]:
+        """:meth:`_sessions_where`, each session parsed only when it is reached, its rows let
+        go once parsed: thousands of restored games are never all parsed at once."""
         where = " AND ".join(f"{column} = ?" for column in keys)
         where = f"WHERE {where}" if where else ""
         async with self._reading() as sql:
@@ -169,19 +174,13 @@ class SqlStore:
             moves = await sql.rows(
                 f"SELECT guild_id, channel_id, seat, action, meta FROM moves {where} "
                 "ORDER BY id", *keys.values())
-        by_channel: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        by_channel: dict[tuple[int, int], list[Any]] = {}
         for m in moves:
-            by_channel.setdefault((m["guild_id"], m["channel_id"]), []).append(
-                {"seat": m["seat"], "action": m["action"], "meta": json.loads(m["meta"])})
-        result = []
-        for row in rows:
-            data = json.loads(row["state"])
-            for key in ("table_message_id", "lobby_message_id"):
-                if row[key] is not None:
-                    data[key] = row[key]
-            data["moves"] = by_channel.get((row["guild_id"], row["channel_id"]), [])
-            result.append(data)
-        return result
+            by_channel.setdefault((m["guild_id"], m["channel_id"]), []).append(m)
+        del moves
+        rows = list(rows)
+        rows.reverse()
+        return _parsed(rows, by_channel)
 
     async def session(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
         found = await self._sessions_where(guild_id=guild_id, channel_id=channel_id)
@@ -193,6 +192,10 @@ class SqlStore:
     async def running_sessions(self) -> list[dict[str, Any]]:
         """Every guild's lobbies and running games (what a restarted bot picks up again)."""
         return await self._sessions_where()
+
+    async def each_running_session(self) -> Iterator[dict[str, Any]]:
+        """:meth:`running_sessions`, each parsed when it is reached (a restart's memory)."""
+        return await self._sessions_read()
 
     # ---- finished games --------------------------------------------------
     async def finish_game(
@@ -377,3 +380,20 @@ async def finish(
           int(r.won)) for r in results or [] if r.user_id is not None])
     if results is not None:
         await ladder.rate_game(sql, guild_id, game, results)
+
+
+def _parsed(rows: list[Any], moves: dict[tuple[int, int], list[Any]]
+            ) -> Iterator[dict[str, Any]]:
+    """Each session row (``rows`` in reverse order) as :meth:`SqlStore._sessions_where`'s
+    dict, with its ``moves``; each row is dropped once parsed."""
+    while rows:
+        row = rows.pop()
+        data = json.loads(row["state"])
+        for key in ("table_message_id", "lobby_message_id"):
+            if row[key] is not None:
+                data[key] = row[key]
+        data["moves"] = [
+            {"seat": m["seat"], "action": m["action"], "meta": json.loads(m["meta"])}
+            for m in moves.pop((row["guild_id"], row["channel_id"]), [])]
+        del row
+        yield data

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 import aiosqlite
@@ -55,6 +55,7 @@ class Store(Protocol):
     async def flush_notes(self) -> None: ...
     async def sessions(self, guild_id: int) -> list[dict[str, Any]]: ...
     async def running_sessions(self) -> list[dict[str, Any]]: ...
+    async def each_running_session(self) -> Iterator[dict[str, Any]]: ...
     async def finish_game(
         self,
         guild_id: int,
