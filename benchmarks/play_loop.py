@@ -13,8 +13,9 @@ faster too (the bot on a scaled clock), so a game is the same game at either pac
 Printed per game and in total: My hand presses per human (goal ≤ 1), creates and deletes
 per round (goal ≤ 3 and ≤ 1), 429s (0), rounds without a table (0), the time from a turn
 passing to an AI seat to its move, the table's lag (from a committed change to the table
-showing it: its embed's "as of" stamp) as median/p95/max, turn pings (the default 120 s turn:
-goal 0 with humans acting within 20 s, ``--think 0.3 20``) and answered-ping traces::
+showing it: its embed's "as of" stamp, or a V2 table's arrival) as median/p95/max, turn
+pings (the default 120 s turn: goal 0 with humans acting within 20 s, ``--think 0.3 20``)
+and answered-ping traces::
 
     python benchmarks/play_loop.py --pace 1 --games 2
     python benchmarks/play_loop.py --pace 20 --games 5
@@ -120,11 +121,14 @@ class Probe:
     def shown(self, kind: str, message: Message) -> None:
         if message.ephemeral_to is not None or kind not in ("create", "edit") or self.over:
             return
-        body = {"embeds": message.embed_dicts}
+        body = {"embeds": message.embed_dicts, "components": message.component_dicts}
         round_no = table_round(body)
         if round_no is not None:
             self.rounds_shown.add(round_no)
-            stamp = message.embed_dicts[0].get("timestamp") if message.embed_dicts else None
+            # an embed's timestamp says when it was drawn; a V2 table has none: when it
+            # reached Discord (a move accepted while it was under way counts as shown)
+            stamp = (message.embed_dicts[0].get("timestamp") if message.embed_dicts
+                     else message.edited_timestamp or message.timestamp)
             if stamp:
                 drawn = datetime.datetime.fromisoformat(stamp).timestamp()
                 now = time.time()
