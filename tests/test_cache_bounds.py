@@ -72,7 +72,7 @@ CONSTANT = {
 BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
     "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
-    "game.rules.base._COUNTED", "game.events._SHARED",
+    "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
 }
 """Module-level caches with a bound, each tested below."""
 
@@ -273,6 +273,21 @@ def test_shared_events_empty_when_full() -> None:
         events.shared(EventKind.PLAYED, seat=n)
     assert len(events._SHARED) <= events.SHARED_KEPT
     events._SHARED.clear()
+
+
+def test_shared_actions_stop_growing_when_full() -> None:
+    from bot.sessions import persistence
+    from game import Action, ActionType
+
+    persistence._shared_actions.clear()
+    try:
+        made = [Action(ActionType.PLAY, give_to=n) for n in range(persistence.SHARED_ACTIONS + 10)]
+        kept = [persistence.shared(a) for a in made]
+        assert len(persistence._shared_actions) == persistence.SHARED_ACTIONS
+        assert kept[-1] is made[-1], "past the bound an action is returned as it is"
+        assert persistence.shared(Action(ActionType.PLAY, give_to=0)) is made[0], "shared"
+    finally:
+        persistence._shared_actions.clear()
 
 
 def test_legend_keeps_one_game_per_channel_and_player() -> None:

@@ -30,7 +30,7 @@ _shared_actions: dict[Action, Action] = {}
 def shared(action: Action) -> Action:
     """The one object kept for actions equal to ``action`` (a frozen value): a game's history
     holds its actions for its whole life (days, for a relaxed game), and thousands of waiting
-    games hold the same few dozen actions (issue 31's memory goal)."""
+    games hold the same few dozen actions (docs/performance.md, idle relaxed games)."""
     kept = _shared_actions.get(action)
     if kept is None:
         if len(_shared_actions) >= SHARED_ACTIONS:
