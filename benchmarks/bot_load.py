@@ -96,6 +96,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--trace", action="store_true",
                         help="stamp each answer on both sides of the wire and print where the "
                         "time went (benchmarks/load/answer_trace.py; lama only)")
+    parser.add_argument("--metrics", metavar="ADDR",
+                        help="turn the bot's health and metrics on (LAMA_METRICS_ADDR, e.g. "
+                        "127.0.0.1:0): what they cost per move")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.max_players + args.hard_ais > 6:

@@ -135,6 +135,8 @@ async def start_bot(
     })
     if db:
         env["LAMA_DB"] = db
+    if getattr(args, "metrics", None) and not baseline:
+        env["LAMA_METRICS_ADDR"] = args.metrics
     command = bot_command(args, shard)
     if "benchmarks.load.answer_trace" in command:
         env["LAMA_TRACE_FILE"] = str(workdir / f"trace-{shard}.json")
