@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
 from bot.sessions.errors import BotError, CannotPost
 from bot.words.i18n import LANGUAGE_SETTING, N_, Translator, pick, translator
@@ -66,3 +67,15 @@ def require_whole(option: str, value: object, low: int, high: int) -> int:
         raise BotError(N_("{option} must be a whole number from {low} to {high}."),
                        option=option, low=low, high=high)
     return value
+
+
+def add_commands(bot: LamaBot, commands: list[app_commands.Command]) -> None:
+    """A cog's ``/lama`` subcommands, added when it loads."""
+    for command in commands:
+        bot.lama.add_command(command)
+
+
+def remove_commands(bot: LamaBot, commands: list[app_commands.Command]) -> None:
+    """A cog's ``/lama`` subcommands, removed when it unloads (a reload adds them again)."""
+    for command in commands:
+        bot.lama.remove_command(command.name)

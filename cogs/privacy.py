@@ -19,7 +19,7 @@ from bot.sessions.sessions import Session
 from bot.store.privacy import packed
 from bot.words.i18n import N_, Translator
 from cogs.buttons import ForgetButton
-from cogs.common import public_tr
+from cogs.common import add_commands, public_tr, remove_commands
 from cogs.lobby import lobby_payload
 from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
@@ -88,12 +88,10 @@ class Privacy(commands.Cog):
         self._housekeeping: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        for command in self._commands:
-            self.bot.lama.add_command(command)
+        add_commands(self.bot, self._commands)
 
     async def cog_unload(self) -> None:
-        for command in self._commands:
-            self.bot.lama.remove_command(command.name)
+        remove_commands(self.bot, self._commands)
         if self._housekeeping is not None:
             self._housekeeping.cancel()
             await asyncio.wait([self._housekeeping])

@@ -18,7 +18,7 @@ from bot.sessions.errors import BotError
 from bot.sessions.sessions import Session, Status
 from bot.sessions.user_prefs import DM_ON, DM_REFUSED
 from bot.words.i18n import N_, Translator
-from cogs.common import place
+from cogs.common import add_commands, place, remove_commands
 from cogs.direct import game_link
 from cogs.render import Payload
 from cogs.replies import user_tr
@@ -69,12 +69,10 @@ class Relaxed(commands.Cog):
         ]
 
     async def cog_load(self) -> None:
-        for command in self._commands:
-            self.bot.lama.add_command(command)
+        add_commands(self.bot, self._commands)
 
     async def cog_unload(self) -> None:
-        for command in self._commands:
-            self.bot.lama.remove_command(command.name)
+        remove_commands(self.bot, self._commands)
 
     @app_commands.describe(dm="on or off; leave out to see your current choice")
     @app_commands.choices(dm=ON_OFF)

@@ -20,7 +20,7 @@ from bot.sessions.errors import BotError
 from bot.words.i18n import N_, Translator
 from bot.words.markdown import EMBED_TITLE, clip
 from cogs.buttons import BoardButton
-from cogs.common import place, require_variant
+from cogs.common import add_commands, place, remove_commands, require_variant
 from cogs.ladder_text import (
     CHART_FILE,
     PAGE_SIZE,
@@ -66,12 +66,10 @@ class Stats(commands.Cog):
         ]
 
     async def cog_load(self) -> None:
-        for command in self._commands:
-            self.bot.lama.add_command(command)
+        add_commands(self.bot, self._commands)
 
     async def cog_unload(self) -> None:
-        for command in self._commands:
-            self.bot.lama.remove_command(command.name)
+        remove_commands(self.bot, self._commands)
 
     async def default_variant(self, guild_id: int) -> str:
         """The rule set this server has finished the most games of (ties: the list's

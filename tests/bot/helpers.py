@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from typing import Any
 
 from fakediscord import FakeDiscord, InteractionResult, Member, Message, TextChannel
 from fakediscord.messages import EmbedField
+from game import ActionType, Game, PlayerView, player_view
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
 WAIT = 10.0
@@ -223,3 +225,18 @@ def another_process_writing(path: str | Path) -> Iterator[sqlite3.Connection]:
         raise
     finally:
         other.close()
+
+
+def kadabra_gift_turn(names: list[str], tries: int) -> tuple[Game, PlayerView]:
+    """A seeded Kadabra game played at random until a 1 (with its give-a-chip menu) is
+    playable: the game and the view of the seat to act."""
+    game = Game("kadabra", names, {"target": 40}, seed=3)
+    chooser = random.Random(5)
+    for _ in range(tries):
+        seat = game.to_act
+        assert seat is not None
+        view = player_view(game, seat)
+        if any(a.type is ActionType.PLAY and a.give_to is not None for a in view.legal):
+            return game, view
+        game.apply(seat, chooser.choice(view.legal))
+    raise AssertionError("no Kadabra 1 was ever playable")

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 from bot.words.i18n import translator
 from bot.words.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER
 from cogs.hand_view import action_components
-from game import ActionType, Game, player_view
 from tests.bot.conftest import World
+from tests.bot.helpers import kadabra_gift_turn
 
 
 def test_a_gift_menu_with_very_long_names_fits() -> None:
     names = ["n" * 150 + "-1", "n" * 150 + "-2", "n" * 150 + "-3"]
-    game = Game("kadabra", names, {"target": 40}, seed=3)
-    chooser = random.Random(5)
-    for _ in range(500):
-        seat = game.to_act
-        assert seat is not None
-        view = player_view(game, seat)
-        if any(a.type is ActionType.PLAY and a.give_to is not None for a in view.legal):
-            break
-        game.apply(seat, chooser.choice(view.legal))
-    else:
-        raise AssertionError("no Kadabra 1 was ever playable")
+    _, view = kadabra_gift_turn(names, 500)
     for language in ("en", "fa"):
         components = action_components(translator(language), view, "0123456789ab", 999999)
         payload = components.to_components()

@@ -4,7 +4,6 @@ its nested components and its text, and what gives way first when a message woul
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
@@ -12,8 +11,9 @@ from bot.words.i18n import translator
 from cogs.hand_view import LEGEND, hand_message
 from cogs.layout import MAX_COMPONENTS, MAX_TEXT, count, layout, text_length
 from cogs.render import button
-from game import Action, ActionType, Card, Game, PlayerView, player_view
+from game import Action, ActionType, Card, PlayerView
 from game.rules.kadabra import DECK
+from tests.bot.helpers import kadabra_gift_turn
 
 LANGUAGES = ("en", "fr", "es", "de", "fa")
 
@@ -23,17 +23,7 @@ def crowded_kadabra_hand() -> PlayerView:
     every one playable, a 1 to give a chip to any of five players (the menu), Draw and Quit,
     long names, chips and the token."""
     names = [f"{'N' * 36}-{i}" for i in range(6)]
-    game = Game("kadabra", names, {"target": 40}, seed=3)
-    chooser = random.Random(5)
-    for _ in range(2000):
-        seat = game.to_act
-        assert seat is not None
-        view = player_view(game, seat)
-        if any(a.type is ActionType.PLAY and a.give_to is not None for a in view.legal):
-            break
-        game.apply(seat, chooser.choice(view.legal))
-    else:
-        raise AssertionError("no Kadabra 1 was ever playable")
+    _, view = kadabra_gift_turn(names, 2000)
     me = view.me or 0
     cards = sorted(set(DECK), key=lambda c: c.sort_key)
     one = Card.parse("1")
