@@ -30,10 +30,11 @@ generations every second under load found about 3 objects), so what a young coll
 is the live objects allocated since the last one: requests in flight, the views and payloads
 of the moves under way, the hands' interactions. At 700 it came every few moves and walked
 the same in-flight objects again and again, then again in the middle generation: the
-benchmark's trace measured 0.9 ms of CPU per move in collections, a tenth of the bot's CPU.
-Every 5,000 allocations, most of them are gone before any collection sees them: 0.2 ms per
-move. Each collection walks more (27 ms of CPU in that trace, at load 5 to 6, against
-2.5 ms); memory is unchanged, as there is hardly any garbage for the collector to free.
+benchmark's trace measured 0.6-0.9 ms of CPU per move in collections, up to a tenth of the
+bot's CPU. Every 5,000 allocations, most of them are gone before any collection sees them:
+0.13-0.18 ms per move. Each collection walks more (27 ms of CPU in one trace at load 5 to 6,
+against 2.5 ms), and memory per game came out a little higher (docs/performance.md, "Where a
+move's CPU goes").
 
 glibc gives each thread that allocates its own malloc arena (up to eight per core), and
 memory freed in one arena serves only that arena: the worker threads drawing pictures,
