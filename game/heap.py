@@ -16,11 +16,12 @@ FULL_COLLECTION_EVERY = 100
 """Second-generation collections per full one (CPython: 10)."""
 
 
-def settle_heap(full_every: int = FULL_COLLECTION_EVERY) -> int:
+def settle_heap(full_every: int = FULL_COLLECTION_EVERY, young: int | None = None) -> int:
     """Collect once, freeze every object alive, make a full collection come every
-    ``full_every`` second-generation ones; returns how many objects are frozen."""
+    ``full_every`` second-generation ones (and, given ``young``, a young collection every
+    ``young`` allocations, else CPython's); returns how many objects are frozen."""
     gc.collect()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, full_every)
+    first, middle, _ = gc.get_threshold()
+    gc.set_threshold(first if young is None else young, middle, full_every)
     return gc.get_freeze_count()

@@ -108,6 +108,10 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float,
         pauses = [p for p in pauses if since <= p[0] < until]
         full_cpu = [p[3] for p in pauses if p[1] == 2 and len(p) > 3]
         all_cpu = sum(p[3] for p in pauses if len(p) > 3)
+        by_generation = [0.0, 0.0, 0.0]  # CPU in collections of each generation
+        for p in pauses:
+            if len(p) > 3:
+                by_generation[p[1]] += p[3]
         pauses = [(p[1], p[2]) for p in pauses]
         full = [d for gen, d in pauses if gen == 2]
         return {"lag_over_1ms": len(lags), "lag_p99_ms": round(1000 * _pct(lags, 0.99), 1),
@@ -118,7 +122,8 @@ def decompose(bot: dict[str, Any], harness: HarnessTrace, since: float,
                 "gc_gen2_cpu_max_ms": round(1000 * max(full_cpu, default=0), 1),
                 "gc_max_ms": round(1000 * max((d for _, d in pauses), default=0), 1),
                 "gc_total_ms": round(1000 * sum(d for _, d in pauses)),
-                "gc_total_cpu_ms": round(1000 * all_cpu)}
+                "gc_total_cpu_ms": round(1000 * all_cpu),
+                "gc_cpu_ms_by_generation": [round(1000 * c) for c in by_generation]}
 
     waits = [w for w in bot["waits"] if w[2] > 0]
     holds: dict[str, list[tuple[float, int]]] = {}

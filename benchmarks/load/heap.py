@@ -15,13 +15,25 @@ def collector(how: str) -> None:
     """``BOT_LOAD_GC`` (to measure what the bot's collector settings cost and save): unset,
     the bot's own (bot/process/loop.py); ``default``, CPython's (nothing frozen, a full collection
     every 10 second-generation ones); ``freeze``, start-up frozen but CPython's thresholds;
-    ``off``, start-up frozen and no automatic collection at all."""
+    ``off``, start-up frozen and no automatic collection at all; ``A,B,C``, the bot's own
+    with these thresholds (``gc.set_threshold``)."""
     import bot.__main__ as entry
 
     if not how:
         return
+    if "," in how:
+        thresholds = tuple(int(n) for n in how.split(","))
+        settle_heap = entry.freeze_startup_heap
+
+        def settled() -> int:
+            frozen = settle_heap()
+            gc.set_threshold(*thresholds)
+            return frozen
+
+        entry.freeze_startup_heap = settled  # type: ignore[attr-defined]
+        return
     if how not in ("default", "freeze", "off"):
-        raise SystemExit(f"BOT_LOAD_GC={how!r}: default, freeze or off")
+        raise SystemExit(f"BOT_LOAD_GC={how!r}: default, freeze, off or thresholds A,B,C")
 
     def settle() -> int:
         if how != "default":

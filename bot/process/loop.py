@@ -24,6 +24,18 @@ games finds nothing left to free (``benchmarks/memory.py --detail``); the pace i
 whatever cycles remain (a refused command's exception and its traceback).
 ``benchmarks/bot_load.py --trace`` prints the collections.
 
+Young collections come every :data:`YOUNG_COLLECTION_EVERY` allocations, not CPython's 700.
+Almost nothing a move leaves is cyclic garbage any more (a collection of the two young
+generations every second under load found about 3 objects), so what a young collection walks
+is the live objects allocated since the last one: requests in flight, the views and payloads
+of the moves under way, the hands' interactions. At 700 it came every few moves and walked
+the same in-flight objects again and again, then again in the middle generation: the
+benchmark's trace measured 0.6-0.9 ms of CPU per move in collections, up to a tenth of the
+bot's CPU. Every 5,000 allocations, most of them are gone before any collection sees them:
+0.13-0.18 ms per move. Each collection walks more (27 ms of CPU in one trace at load 5 to 6,
+against 2.5 ms), and memory per game came out a little higher (docs/performance.md, "Where a
+move's CPU goes").
+
 glibc gives each thread that allocates its own malloc arena (up to eight per core), and
 memory freed in one arena serves only that arena: the worker threads drawing pictures,
 the store's thread and discord.py's each kept their own pages. ``python -m bot`` asks for
@@ -43,17 +55,19 @@ from typing import Any, TypeVar
 
 from game.heap import settle_heap
 
-__all__ = ["FULL_COLLECTION_EVERY", "MALLOC_ARENAS", "freeze_startup_heap", "limit_arenas",
-           "run_loop"]
+__all__ = ["FULL_COLLECTION_EVERY", "MALLOC_ARENAS", "YOUNG_COLLECTION_EVERY",
+           "freeze_startup_heap", "limit_arenas", "run_loop"]
 log = logging.getLogger(__name__)
 FULL_COLLECTION_EVERY = 10
 """Second-generation collections per full one in ``python -m bot`` (CPython's own)."""
+YOUNG_COLLECTION_EVERY = 5000
+"""Allocations (less deallocations) per young collection in ``python -m bot`` (CPython: 700)."""
 
 
 def freeze_startup_heap() -> int:
-    """Once ready: start-up's heap frozen, full collections at :data:`FULL_COLLECTION_EVERY`;
-    how many objects are frozen."""
-    return settle_heap(FULL_COLLECTION_EVERY)
+    """Once ready: start-up's heap frozen, full collections at :data:`FULL_COLLECTION_EVERY`,
+    young ones every :data:`YOUNG_COLLECTION_EVERY` allocations; how many objects are frozen."""
+    return settle_heap(FULL_COLLECTION_EVERY, young=YOUNG_COLLECTION_EVERY)
 
 
 MALLOC_ARENAS = 2

@@ -93,10 +93,15 @@ def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
     """``python -m bot`` freezes what start-up built once ready (bot/process/loop.py): later full
     collections walk only what the games add, and come no rarer than CPython's own (every
     10 second-generation ones): rarer, the garbage they would free piles up for hundreds of
-    games (benchmarks/memory.py)."""
+    games (benchmarks/memory.py). Young collections come rarer than CPython's (every 700
+    allocations): they walked the moves' live objects again and again."""
     import gc
 
-    from bot.process.loop import FULL_COLLECTION_EVERY, freeze_startup_heap
+    from bot.process.loop import (
+        FULL_COLLECTION_EVERY,
+        YOUNG_COLLECTION_EVERY,
+        freeze_startup_heap,
+    )
 
     built = [[n] for n in range(100)]  # containers: what the collector walks
     thresholds = gc.get_threshold()
@@ -106,8 +111,9 @@ def test_the_start_up_heap_leaves_the_collectors_walks() -> None:
         assert frozen >= len(built) and gc.get_freeze_count() >= len(built)
         walked = {id(o) for o in gc.get_objects(generation=2)}
         assert not any(id(o) in walked for o in built), "frozen, not in the oldest generation"
-        assert gc.get_threshold() == (*thresholds[:2], FULL_COLLECTION_EVERY)
-        assert FULL_COLLECTION_EVERY <= 10
+        assert gc.get_threshold() == (YOUNG_COLLECTION_EVERY, thresholds[1],
+                                      FULL_COLLECTION_EVERY)
+        assert FULL_COLLECTION_EVERY <= 10 and YOUNG_COLLECTION_EVERY > 700
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
