@@ -6,8 +6,9 @@ the next full garbage collection, and a long run's RSS grew with the largest suc
 (benchmarks/memory.py, docs/performance.md). cogs/discord_compat.py's ``let_go`` breaks the
 cycle once the answer is given. Automatic collections are off while the game is played here,
 so every interaction still in a cycle afterwards is found by the one collection at the end.
-(A refused command's interaction stays in its exception's traceback cycle: rare, and left to
-the collector.)
+A refused command's interaction was kept so too (its refusal, kept by the task that raised it,
+whose traceback held the frame holding that task: cogs/timely.py's ``in_time`` lets go of the
+task).
 """
 
 from __future__ import annotations
@@ -47,10 +48,15 @@ async def answers_done() -> None:
 
 def in_cycles(kind: type) -> int:
     """Objects of ``kind`` that only a full collection would free (counted, then collected)."""
+    return kinds_in_cycles(kind)[kind.__name__]
+
+
+def kinds_in_cycles(*kinds: type) -> dict[str, int]:
+    """:func:`in_cycles` of several kinds, counted in the same collection."""
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
-        return sum(isinstance(o, kind) for o in gc.garbage)
+        return {k.__name__: sum(isinstance(o, k) for o in gc.garbage) for k in kinds}
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
@@ -65,6 +71,16 @@ async def test_a_played_game_leaves_no_interaction_for_the_collector(club: Club)
         ben = await open_hand(club, club.ben)
         await settled(await club.ben.click(ben, "Draw"))  # ana's open hand follows
         await club.ana.slash(club.channel, "lama rules")  # a command
+        await answers_done()
+        assert in_cycles(discord.Interaction) == 0
+
+
+async def test_a_refused_command_leaves_no_interaction_for_the_collector(
+        club: Club) -> None:  # noqa: F811
+    await club.start_game(turn_timeout=0)
+    with no_automatic_collections():
+        refused = await club.ben.slash(club.channel, "lama start")  # a game is running
+        assert refused.ephemeral and "already running" in refused.message.text
         await answers_done()
         assert in_cycles(discord.Interaction) == 0
 
