@@ -194,7 +194,7 @@ def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
 
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     s = view.seats[seat]
-    marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
+    marker = tr.turn_marker if seat == view.to_act else ("🏳️" if s.quit else "▫️")
     parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
         parts.append(tr.isolate(tr.figures(cards_text(s.tiles))))

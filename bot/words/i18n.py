@@ -74,6 +74,10 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
 """The Discord client locales each catalog localizes commands for (Discord has no Persian)."""
 
 FSI, LRI, PDI, RLM = "\u2068", "\u2066", "\u2069", "\u200f"
+TURN_MARKERS = {False: "▶️", True: "◀️"}
+"""The marker before the name of the player to act, by direction (right to left: True): it
+points at the name, which stands after it in reading order (to its left in a right-to-left
+line). The sandbox's turn badge (bot/sandbox/static/turn.js) looks for either."""
 DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
 """Languages whose numbers are not written with Latin digits, and their digits."""
 VERBATIM = frozenset({"name", "other", "user"})
@@ -124,6 +128,7 @@ class Translator:
     def __init__(self, language: str, catalog: gettext.NullTranslations) -> None:
         self.language = language
         self.rtl = language in RTL
+        self.turn_marker = TURN_MARKERS[self.rtl]
         self._catalog = catalog
 
     def figures(self, value: object) -> str:
