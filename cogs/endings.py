@@ -88,7 +88,7 @@ def _line(tr: Translator, score: SeatScore, total: int, after: PlayerView) -> st
     """The seat's line of the round summary: name, points, why (the engine's breakdown),
     new total."""
     return tr(reason(score), name=tr.name(after.seats[score.seat].name),
-              points=f"{score.points:+d}", values=values_text(score), total=total)
+              points=tr.signed(score.points), values=values_text(score), total=total)
 
 
 def round_summary(

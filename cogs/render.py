@@ -46,8 +46,14 @@ class Components:
 
     @classmethod
     def of(cls, view: discord.ui.View) -> Components:
-        """The components of ``view`` (items drawn as discord.ui objects), as sent."""
-        return cls([row["components"] for row in view.to_components()])
+        """The components of ``view`` (items drawn as discord.ui objects), as sent.
+
+        ``view`` is spent: its items are taken out of it, since a View and its items refer to
+        each other and every lobby and game end would otherwise leave that cycle (with its
+        future) for a full garbage collection (tests/bot/test_let_go.py)."""
+        rows = [row["components"] for row in view.to_components()]
+        view.clear_items()
+        return cls(rows)
 
     def to_components(self) -> list[dict[str, Any]]:
         return [{"type": 1, "components": row} for row in self.rows]
@@ -188,7 +194,7 @@ def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
 
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     s = view.seats[seat]
-    marker = "▶️" if seat == view.to_act else ("🏳️" if s.quit else "▫️")
+    marker = tr.turn_marker if seat == view.to_act else ("🏳️" if s.quit else "▫️")
     parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]
     if s.tiles is not None:
         parts.append(tr.isolate(tr.figures(cards_text(s.tiles))))

@@ -34,7 +34,7 @@ CONSTANT = {
     "bot.catalog.SOURCES", "bot.words.command_i18n.DISCORD_LOCALES",
     "bot.words.command_i18n.CONTEXTS",
     "bot.words.command_i18n.LANGUAGE_OF_LOCALE", "bot.words.i18n.DISCORD_LOCALES",
-    "bot.words.i18n.DIGITS",
+    "bot.words.i18n.DIGITS", "bot.words.i18n.SIGNS", "bot.words.i18n.TURN_MARKERS",
     "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ladder.ratings.AI_KEYS",
     "bot.sandbox.page.STATIC", "bot.sandbox.layout.AUTO_SELECTS",
     "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",

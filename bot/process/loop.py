@@ -21,7 +21,8 @@ process grew by about 5 MB per 100 games for 900 games (``benchmarks/memory.py``
 collection also walked all of that garbage at once. Since then the cycle itself is broken once
 an interaction is answered (cogs/discord_compat.py's ``let_go``): a full collection after 50
 games finds nothing left to free (``benchmarks/memory.py --detail``); the pace is kept for
-whatever cycles remain (a refused command's exception and its traceback).
+whatever cycles remain (a refused command's task and a spent View's items no longer make
+one: cogs/timely.py, cogs/render.py).
 ``benchmarks/bot_load.py --trace`` prints the collections.
 
 Young collections come every :data:`YOUNG_COLLECTION_EVERY` allocations, not CPython's 700.

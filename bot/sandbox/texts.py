@@ -18,6 +18,9 @@ PAGE = {
     "connecting": N_("connecting…"),
     "disconnected": N_("disconnected: is the sandbox still running?"),
     "composer": N_("Message #{channel} as {name}: type /lama"),
+    # TRANSLATORS: Discord's small tag beside an app's (the bot's) name, in capitals as
+    # Discord shows it; short.
+    "app": N_("APP"),
     "to_play": N_("to play"),
     "admin": N_("admin"),
     "only_you": N_("Only you can see this"),

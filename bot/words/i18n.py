@@ -23,6 +23,16 @@ out outside a sentence (a seat's chips, a place in a list) call it directly.
 Discord markup (``<@…>``, ``<#…>``, ``<t:…:R>``, custom emoji, URLs) and
 people's names (placeholders in :data:`VERBATIM`) keep their digits.
 
+Signs are the language's own too (CLDR's, through Babel: :data:`SIGNS`), for every signed
+number shown (a skill, a round's ``+3``/``-2`` points, a negative total): negative numbers
+through :meth:`Translator.figures` and :meth:`Translator.decimal`, signed deltas through
+:meth:`Translator.signed`. Persian writes a LEFT-TO-RIGHT MARK then the MINUS SIGN U+2212
+(``‎−۲٫۸``; ``‎+۳``): the number reads left to right with its sign on the left of the
+digits, as Persian schoolbooks and CLDR write it, and the mark (a strong left-to-right
+character) keeps the sign there in a right-to-left line whether or not the number is
+isolated. With the bare hyphen-minus and no isolate (a client that ignores isolates) the
+sign ends up on the digits' right, and ``-۲٫۸`` reads as ``۲٫۸-``.
+
 A placeholder ``{cmd_start}`` (``{cmd_config__language}`` for a nested one)
 is filled with the slash command as this language's Discord client shows it
 (``/lama start``, ``/lama commencer``), so texts name commands correctly.
@@ -42,7 +52,7 @@ from string import Formatter
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_minus_sign_symbol, get_plus_sign_symbol
 
 from bot.words.markdown import escape, one_line
 
@@ -74,8 +84,16 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
 """The Discord client locales each catalog localizes commands for (Discord has no Persian)."""
 
 FSI, LRI, PDI, RLM = "\u2068", "\u2066", "\u2069", "\u200f"
+TURN_MARKERS = {False: "▶️", True: "◀️"}
+"""The marker before the name of the player to act, by direction (right to left: True): it
+points at the name, which stands after it in reading order (to its left in a right-to-left
+line). The sandbox's turn badge (bot/sandbox/static/turn.js) looks for either."""
 DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
 """Languages whose numbers are not written with Latin digits, and their digits."""
+SIGNS = {language: (get_minus_sign_symbol(language), get_plus_sign_symbol(language))
+         for language in LANGUAGES}
+"""Each language's minus and plus signs, as CLDR writes them: ``-``/``+``, and for Persian
+LRM + U+2212 MINUS SIGN / LRM + ``+`` (the choice: this module's docstring)."""
 VERBATIM = frozenset({"name", "other", "user"})
 """Placeholders that hold a person's name or id: shown exactly as given."""
 MARKUP = re.compile(
@@ -124,10 +142,15 @@ class Translator:
     def __init__(self, language: str, catalog: gettext.NullTranslations) -> None:
         self.language = language
         self.rtl = language in RTL
+        self.turn_marker = TURN_MARKERS[self.rtl]
+        self.minus, self.plus = SIGNS.get(language, SIGNS[DEFAULT])
         self._catalog = catalog
 
     def figures(self, value: object) -> str:
-        """``value`` as text with this language's digits (markup and links left as they are)."""
+        """``value`` as text with this language's digits (markup and links left as they are);
+        a negative number with this language's minus sign."""
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+            return self.minus + self.figures(-value)
         text = str(value)
         table = DIGITS.get(self.language)
         if table is None or not any(c.isdigit() for c in text):
@@ -147,9 +170,17 @@ class Translator:
         return self._fill(self._catalog.ngettext(singular, plural, n), {"n": n, **params})
 
     def decimal(self, value: float, digits: int = 1) -> str:
-        """``value`` with ``digits`` decimals, written as this language writes numbers."""
-        return self.figures(format_decimal(value, format="#,##0." + "0" * digits,
-                                           locale=self.language, numbering_system="default"))
+        """``value`` with ``digits`` decimals, written as this language writes numbers (its
+        minus sign included; a negative value that rounds to zero is shown as zero)."""
+        text = format_decimal(abs(value), format="#,##0." + "0" * digits,
+                              locale=self.language, numbering_system="default")
+        sign = self.minus if value < 0 and text.strip("0.,٫٬\u00a0\u202f") else ""
+        return sign + self.figures(text)
+
+    def signed(self, value: int) -> str:
+        """``value`` with its sign shown whatever it is (a round's points: ``+3``, ``-2``,
+        ``+0``), in this language's signs and digits."""
+        return self.figures(value) if value < 0 else self.plus + self.figures(value)
 
     def pattern(self, message: str) -> str:
         """The translation of ``message`` with its placeholders left unfilled."""

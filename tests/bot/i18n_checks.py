@@ -8,6 +8,8 @@
   player's name.
 - **Digits.** :func:`latin_digits` finds Latin digits in a Persian text outside Discord
   markup (mentions, timestamps, custom emoji, links), whose digits are addresses.
+- **Signs.** :func:`bare_signs` finds a plus or minus sign before a Persian digit without the
+  LEFT-TO-RIGHT MARK that keeps it on the digits' left (bot/words/i18n.py ``SIGNS``).
 - **French spacing.** :func:`french_spacing` finds ``: ; ! ? »`` without the narrow
   no-break space (U+202F) before them, and ``«`` without one after it.
 """
@@ -27,6 +29,7 @@ from game import find_rules, variant_names
 NNBSP = "\u202f"
 """The space French puts before ``: ; ! ?`` and inside « » (one kind, everywhere)."""
 LATIN_DIGIT = re.compile(r"[0-9]")
+BARE_SIGN = re.compile("(?<!\u200e)[-+\u2212][\u2066-\u2069]*[۰-۹]")
 FRENCH_MARKS = re.compile(
     r"(?P<before>.?)(?P<mark>[!?»]|[:;](?=\s|$))|«(?P<after>.?)", re.S)
 """A colon glued to the next word (``nom:valeur``, ``https:``) is syntax, not punctuation."""
@@ -114,3 +117,8 @@ def french_spacing(text: str) -> list[str]:
         if not ok:
             faults.append(bare[max(0, match.start() - 15):match.end() + 5])
     return faults
+
+
+def bare_signs(text: str) -> list[str]:
+    """Signs before Persian digits that a right-to-left line may put on their right."""
+    return [m[0] for m in BARE_SIGN.finditer(text)]

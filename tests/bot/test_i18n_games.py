@@ -34,7 +34,7 @@ from bot.words.i18n import FSI, LRI, PDI
 from fakediscord import MANAGE_GUILD, FakeDiscord, Member, Message, TextChannel
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import action_buttons, settled
-from tests.bot.i18n_checks import french_spacing, latin_digits, watching
+from tests.bot.i18n_checks import bare_signs, french_spacing, latin_digits, watching
 
 WAIT = 10.0
 MENTION = re.compile(r"<@(\d+)>")
@@ -276,6 +276,8 @@ async def test_a_persian_server_speaks_persian_to_everyone(lang: Lang) -> None:
     for persian in ("۴۵", "۶", "ربات ۵", "۱. "):  # timeout, full table, AI names, places
         assert persian in joined, persian
     assert not [d for t in texts for d in latin_digits(t)], "Persian digits only"
+    assert "\u200e+" in joined, "a round's points are signed"
+    assert not [b for t in texts for b in bare_signs(t)], "Persian signs (LRM, U+2212)"
     assert not foreign_words(texts, "fa", {"ana", "cleo", "owner"})
     for text in texts:
         if re.search("[\u0600-\u06ff]", text):  # a Persian line: Latin text only in isolates
@@ -311,5 +313,6 @@ async def test_whole_games_fit_discords_limits(lang: Lang, language: str, varian
         assert not foreign_words(texts, language, {"ana", "owner"})
     if language == "fa":
         assert not [d for t in texts for d in latin_digits(t)], "Persian digits only"
+        assert not [b for t in texts for b in bare_signs(t)], "Persian signs (LRM, U+2212)"
     if language == "fr":
         assert not [f for t in texts for f in french_spacing(t)], "French spacing"

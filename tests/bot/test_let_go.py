@@ -6,8 +6,10 @@ the next full garbage collection, and a long run's RSS grew with the largest suc
 (benchmarks/memory.py, docs/performance.md). cogs/discord_compat.py's ``let_go`` breaks the
 cycle once the answer is given. Automatic collections are off while the game is played here,
 so every interaction still in a cycle afterwards is found by the one collection at the end.
-(A refused command's interaction stays in its exception's traceback cycle: rare, and left to
-the collector.)
+A refused command's interaction was kept so too (its refusal, kept by the task that raised it,
+whose traceback held the frame holding that task: cogs/timely.py's ``in_time`` lets go of the
+task), and each lobby's and game end's buttons (a View and its items refer to each other:
+cogs/render.py's ``Components.of`` empties the spent View).
 """
 
 from __future__ import annotations
@@ -20,8 +22,14 @@ from contextlib import contextmanager
 import discord
 import pytest
 
+from bot.words.i18n import translator
 from cogs.discord_compat import let_go
-from tests.bot.helpers import settled
+from cogs.endings import final_standings
+from cogs.posts import event_payload, payload_body
+from cogs.render import lobby_message
+from game import Game, player_view
+from tests.bot.conftest import World
+from tests.bot.helpers import play_out, settled
 from tests.bot.test_hands import club, open_hand  # noqa: F401  (the fixture)
 from tests.bot.test_liveness import Club
 
@@ -47,10 +55,15 @@ async def answers_done() -> None:
 
 def in_cycles(kind: type) -> int:
     """Objects of ``kind`` that only a full collection would free (counted, then collected)."""
+    return kinds_in_cycles(kind)[kind.__name__]
+
+
+def kinds_in_cycles(*kinds: type) -> dict[str, int]:
+    """:func:`in_cycles` of several kinds, counted in the same collection."""
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
-        return sum(isinstance(o, kind) for o in gc.garbage)
+        return {k.__name__: sum(isinstance(o, k) for o in gc.garbage) for k in kinds}
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
@@ -67,6 +80,48 @@ async def test_a_played_game_leaves_no_interaction_for_the_collector(club: Club)
         await club.ana.slash(club.channel, "lama rules")  # a command
         await answers_done()
         assert in_cycles(discord.Interaction) == 0
+
+
+async def test_a_refused_command_leaves_no_interaction_for_the_collector(
+        club: Club) -> None:  # noqa: F811
+    await club.start_game(turn_timeout=0)
+    with no_automatic_collections():
+        refused = await club.ben.slash(club.channel, "lama start")  # a game is running
+        assert refused.ephemeral and "already running" in refused.message.text
+        await answers_done()
+        assert in_cycles(discord.Interaction) == 0
+
+
+async def test_a_game_end_and_a_lobby_leave_no_view_for_the_collector() -> None:
+    """The standings' Rematch button (drawn, and drawn again from the owed message's body)
+    and a lobby's buttons are drawn as discord.ui items into a View that is then spent."""
+    tr = translator("en")
+    view = player_view(Game("classic", ["ana", "ben"], {"target": 40}, seed=1), None)
+    with no_automatic_collections():
+        end = final_standings(tr, view, "f" * 32, [1, 2])
+        body = payload_body(end) | {"rematch": {"game_id": "f" * 32, "label": "Rematch"}}
+        again = event_payload(body)
+        lobby = lobby_message(tr, "f" * 32, "Classic", "ana", [("ana", False)], "rules")
+        assert in_cycles(discord.ui.View) == 0
+    for payload in (end, again):
+        assert ":rematch:" in str(payload.view.to_components())  # type: ignore[union-attr]
+    assert ":join" in str(lobby.view.to_components())  # type: ignore[union-attr]
+
+
+async def test_a_whole_game_leaves_no_interaction_or_view_for_the_collector(
+        world: World) -> None:
+    """From /lama start to the standings, with an AI seat: every click and command answered,
+    the lobby drawn and redrawn, the game's end posted with its Rematch button."""
+    with no_automatic_collections():
+        lobby = (await world.ana.slash(world.table, "lama start", target=8)).message
+        assert lobby is not None
+        await world.ana.click(lobby, "Add AI")
+        await world.ana.click(lobby, "Start")
+        final = await play_out(world.fake, world.table, world.members)
+        assert any(":rematch:" in b.custom_id for b in final.buttons)
+        await answers_done()
+        assert kinds_in_cycles(discord.Interaction, discord.ui.View) == {
+            "Interaction": 0, "View": 0}
 
 
 def test_a_let_go_interaction_still_reads_as_answered() -> None:

@@ -88,6 +88,7 @@ def test_v2_cards_timestamps_the_turn_badge_and_dismissing(
     expect(page.locator(".member.turn .badge")).to_have_text("to play")
 
     table = page.locator('article[data-id="9001"]')
+    expect(table.locator(".head .tag")).to_have_text("APP")  # Discord's tag by the bot's name
     container = table.locator(".v2-container")
     expect(container).to_have_count(1)
     assert container.evaluate("c => getComputedStyle(c, '::before').backgroundColor") == (
@@ -164,6 +165,7 @@ def test_v2_cards_timestamps_the_turn_badge_and_dismissing(
     expect(stamp["R"]).to_have_text("il y a 23 secondes")
     receive(page, v2.page_message(9007, [v2.text("x")], to=ids["ana"]))
     expect(page.locator('article[data-id="9007"] .dismiss')).to_have_text("Ignorer le message")
+    expect(page.locator('article[data-id="9007"] .head .tag')).to_have_text("APPLI")
 
     # Persian: Persian dates and digits; the messages keep Discord's left-to-right layout
     # (buttons in their order, the accent bar on the left), each paragraph its own direction
@@ -173,6 +175,7 @@ def test_v2_cards_timestamps_the_turn_badge_and_dismissing(
     receive(page, v2.page_message(9008, v2.table("fa", "ana", ("ben",), NOW + 3600, "g2")))
     fa_table = page.locator('article[data-id="9008"]')
     expect(fa_table.locator(".v2-container")).to_have_count(1)
+    expect(fa_table.locator(".head .tag")).to_have_text("برنامه")
     d = stamp["D"].inner_text()
     assert any("۰" <= ch <= "۹" for ch in d) and not any(ch.isascii() and ch.isdigit()
                                                         for ch in d), d

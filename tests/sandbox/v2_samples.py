@@ -39,9 +39,10 @@ def card(*components: dict[str, Any], accent: int | None = GOLD) -> dict[str, An
 
 def table(lang: str, to_act: str, others: tuple[str, ...], deadline: int,
           game: str = "g1") -> list[dict[str, Any]]:
-    """A table in `lang` whose turn marker (▶️) is on `to_act`; the bot's own words."""
+    """A table in `lang` whose turn marker (▶️, ◀️ right to left) is on `to_act`; the bot's
+    own words."""
     tr = translator(lang)
-    seat = [f"▶️ **{to_act}** · {tr.plural('{n} card', '{n} cards', 5)}"]
+    seat = [f"{tr.turn_marker} **{to_act}** · {tr.plural('{n} card', '{n} cards', 5)}"]
     seat += [f"▫️ **{name}** · {tr.plural('{n} card', '{n} cards', 6)}" for name in others]
     body = "\n".join([
         tr("Top card: {card}", card="🟡3"),

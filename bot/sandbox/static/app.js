@@ -253,7 +253,7 @@ function drawMessage(msg) {
   box.append(el("span", "avatar", msg.author.slice(0, 1).toUpperCase()));
   const head = box.appendChild(el("div", "head"));
   head.append(el("span", "author", msg.author));
-  if (msg.bot) head.append(el("span", "tag", "APP"));
+  if (msg.bot) head.append(el("span", "tag", t("app")));
   head.append(el("time", "", new Date(msg.time).toLocaleTimeString(pageLocale(),
     { hour: "numeric", minute: "2-digit" })));
   if (msg.edited) head.append(el("span", "edited", t("edited")));

@@ -3,7 +3,8 @@
 "use strict";
 
 function whoseTurn() {
-  // The table names the player to act with its turn marker (▶️ before their name). A ping
+  // The table names the player to act with its turn marker (▶️ before their name; ◀️ in a
+  // right-to-left language, pointing at the name: bot/words/i18n.py TURN_MARKERS). A ping
   // or an old mention says nothing about now: only the newest table counts, and none once
   // a game's final standings (with their Rematch button) came after it.
   const news = [...state.messages.values()]
@@ -43,7 +44,7 @@ function messageText(m) {
 
 function turnMarker(text) {
   for (const line of text.split("\n")) {
-    const at = line.indexOf("\u25b6");  // ▶ (▶️ with its variation selector)
+    const at = line.search(/[\u25b6\u25c0]/);  // ▶ or ◀ (▶️/◀️ with a variation selector)
     if (at < 0) continue;
     const rest = line.slice(at);
     const mention = /<@!?(\d+)>/.exec(rest);
