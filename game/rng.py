@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from hashlib import sha512
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -20,8 +21,40 @@ def _rng(seed: int | str, *where: object) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *where)))
 
 
+def seeded(text: str) -> random.Random:
+    """``random.Random(text)`` built for less: the same generator, in the same state.
+
+    ``Random.seed`` (version 2, the default) turns a ``str`` into the integer of its UTF-8
+    bytes followed by their SHA-512 digest and seeds the Mersenne Twister with that
+    integer (``super().seed``); this does exactly that without the Python-level checks and
+    the second ``__init__`` pass (about a quarter of the cost: the Twister's own set-up is
+    the rest). The fast path builds several generators a game with it (``game.fast_random``);
+    tests/game/test_rng.py checks every draw against ``random.Random(text)``.
+    """
+    data = text.encode()
+    generator = _NEW(random.Random)
+    _SEED(generator, int.from_bytes(data + sha512(data).digest()))
+    generator.gauss_next = None  # what ``Random.seed`` also resets (``gauss`` reads it)
+    return generator
+
+
+_NEW = random.Random.__new__
+_SEED = super(random.Random, random.Random).seed
+"""The Twister's own seeding, which ``Random.seed`` ends with (``super().seed(a)``)."""
+
+
 def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T, ...]:
-    """The deck of round ``round_no``, shuffled.
+    """The deck of round ``round_no``, shuffled (:func:`shuffle` with the round's generator)."""
+    return tuple(shuffle(_rng(seed, "deck", round_no), deck))
+
+
+def fast_shuffled_deck(seed: str, round_no: int, deck: Sequence[T]) -> list[T]:
+    """:func:`shuffled_deck`'s cards, as a list, the generator built by :func:`seeded`."""
+    return shuffle(seeded(f"{seed}:deck:{round_no}"), deck)
+
+
+def shuffle(generator: random.Random, deck: Sequence[T]) -> list[T]:
+    """``deck`` shuffled by ``generator.shuffle``, a new list.
 
     Exactly ``Random.shuffle`` (CPython 3.11–3.13: Fisher–Yates from the end, each index
     drawn by ``_randbelow``'s rejection sampling on ``getrandbits``), written out here:
@@ -34,13 +67,13 @@ def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T,
         steps = _STEPS[len(cards)] = tuple(
             (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
         )
-    getrandbits = _rng(seed, "deck", round_no).getrandbits
+    getrandbits = generator.getrandbits
     for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
+    return cards
 
 
 _STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -54,6 +87,21 @@ def roll(seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]
     return tuple(die[rng.randrange(len(die))] for die in dice)
 
 
+def fast_roll(seed: str, round_no: int, index: int, dice: Sequence[Sequence[T]]) -> tuple[T, ...]:
+    """:func:`roll`'s faces, the generator built by :func:`seeded` and ``randrange`` written
+    out (``_randbelow``: ``getrandbits`` of the size's bit length until below it)."""
+    getrandbits = seeded(f"{seed}:roll:{round_no}:{index}").getrandbits
+    faces = []
+    for die in dice:
+        n = len(die)
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        faces.append(die[j])
+    return tuple(faces)
+
+
 def new_seed() -> int:
     """A fresh seed for a game whose host gave none (the only unseeded draw)."""
     return random.SystemRandom().randrange(2**63)
@@ -62,3 +110,8 @@ def new_seed() -> int:
 def chooser(seed: int | str, *where: object) -> random.Random:
     """A private generator for an AI player's choices."""
     return _rng(seed, "ai", *where)
+
+
+def fast_chooser(seed: str, *where: str) -> random.Random:
+    """:func:`chooser`'s generator, in the same state, built by :func:`seeded`."""
+    return seeded(":".join((seed, "ai", *where)))
