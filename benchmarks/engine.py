@@ -185,9 +185,10 @@ def against(revs: list[str], variants: list[str], games: int, runs: int) -> None
 
 
 def simulate_paths(variant: str, games: int, chunks: int) -> None:
-    """``simulate --ai random``'s two paths (``play_one``: full engine; ``play_one_fast``),
-    the same seeded games, in ``chunks`` interleaved pairs; the median pair's speed-up."""
-    from game.cli.simulate import play_one, play_one_fast
+    """``simulate --ai random``'s two paths (``play_one``: full engine; ``FastRun``, made
+    once per run as ``simulate`` does), the same seeded games, in ``chunks`` interleaved
+    pairs; the median pair's speed-up."""
+    from game.cli.simulate import FastRun, play_one
 
     size = max(1, games // chunks)
     ais = ["random"] * PLAYERS
@@ -197,7 +198,8 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
         started = time.process_time()
         actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
         middle = time.process_time()
-        fast_actions = sum(play_one_fast(variant, ais, {}, "sim", i)[2] for i in indices)
+        run = FastRun(variant, ais, {}, "sim")
+        fast_actions = sum(run.play(i)[2] for i in indices)
         done = time.process_time()
         if fast_actions != actions:
             raise SystemExit(f"{variant}: the paths played different games")

@@ -48,7 +48,7 @@ def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T,
     return tuple(shuffle(_rng(seed, "deck", round_no), deck))
 
 
-def fast_shuffled_deck(seed: str, round_no: int, deck: Sequence[T]) -> list[T]:
+def fast_shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> list[T]:
     """:func:`shuffled_deck`'s cards, as a list, the generator built by :func:`seeded`."""
     return shuffle(seeded(f"{seed}:deck:{round_no}"), deck)
 
@@ -87,7 +87,9 @@ def roll(seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]
     return tuple(die[rng.randrange(len(die))] for die in dice)
 
 
-def fast_roll(seed: str, round_no: int, index: int, dice: Sequence[Sequence[T]]) -> tuple[T, ...]:
+def fast_roll(
+    seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]
+) -> tuple[T, ...]:
     """:func:`roll`'s faces, the generator built by :func:`seeded` and ``randrange`` written
     out (``_randbelow``: ``getrandbits`` of the size's bit length until below it)."""
     getrandbits = seeded(f"{seed}:roll:{round_no}:{index}").getrandbits

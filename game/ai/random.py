@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from game import rng
 from game.actions import Action
 from game.ai.registry import register
+from game.rules.base import uniform_pick
 from game.views import PlayerView
 
 
@@ -23,7 +24,14 @@ class RandomPlayer:
 
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """The same choice as ``choose``, from the legal actions alone (the fast path)."""
-        return legal[int(self._random() * len(legal))]
+        return uniform_pick(legal, self._random())
+
+    @classmethod
+    def draws(cls, seed: str) -> Callable[[], float]:
+        """The numbers the player made with ``seed`` picks by, one per decision, from the
+        same generator built for less (``rng.fast_chooser``): ``simulate`` plays line-ups of
+        ``random`` players on the fast path with these (``RuleSet.play_round_uniformly``)."""
+        return rng.fast_chooser(seed, cls.name).random
 
 
 register(RandomPlayer.name, RandomPlayer)

@@ -38,6 +38,7 @@ from game.game import Game
 from game.record import dumps
 from game.rules import find as find_rules
 from game.rules import names as variant_names
+from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
@@ -139,36 +140,57 @@ def play_one(
     return game, ai.play_out(game, players)
 
 
+class FastRun:
+    """``play_one`` on the fast path for a line-up of ``random`` AIs (:func:`fast_capable`):
+    the same games, seed for seed, on a :class:`FastGame`.
+
+    Game ``index`` takes its decks and rolls from ``"seed:index"`` as on the full engine
+    (:class:`SeededChance`), and seat ``k`` picks by its AI's draws from ``"seed:index:k"``
+    (``RandomPlayer.draws``: the same generator); each round is played by the rule set's
+    ``play_round_uniformly``. What does not change from game to game (the rule set, the
+    options) is looked up once per run.
+    """
+
+    def __init__(self, variant: str, ais: list[str], options: dict[str, int], seed: str) -> None:
+        self.rules = find_rules(variant)
+        self.options = self.rules.validate_options(options)
+        self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
+        self.seed = seed
+
+    def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
+        """Game ``index``: the winners, the final scores and the action count."""
+        rule_set = self.rules
+        seed = f"{self.seed}:{index}"
+        draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
+        chance = SeededChance(seed)
+        state = State.new(len(draws))
+        rule_set.setup_game(state, self.options)
+        sim = FastGame(rule_set, state, self.options, chance)
+        sim.deal()
+        play_round = rule_set.play_round_uniformly
+        actions = 0
+        while state.phase is not Phase.FINISHED:
+            actions += play_round(state, draws, chance)
+            sim.finish_round()
+        return state.winners, sim.scores(), actions
+
+
 def play_one_fast(
     variant: str,
     ais: list[str],
     options: dict[str, int],
     seed: str,
     index: int,
-    iterations: int | None = None,
 ) -> tuple[tuple[int, ...], list[int], int]:
-    """``play_one`` on the fast path: the same game (decks and rolls from ``"seed:index"``,
-    each seat's choices from its generator) when every AI is a ``LegalOnlyPlayer``
-    (:func:`fast_capable`); returns the winners, the final scores and the action count."""
-    sim = FastGame.new(variant, len(ais), options, chance=SeededChance(f"{seed}:{index}"))
-    choose = [
-        make_player(name, f"{seed}:{index}:{seat}", iterations).choose_legal  # type: ignore[attr-defined]
-        for seat, name in enumerate(ais)
-    ]
-    state = sim.state
-    legal = sim.legal
-    apply = sim.apply
-    actions = 0
-    while not sim.finished:
-        apply(choose[state.to_act](legal()))  # type: ignore[index]
-        actions += 1
-    return sim.winners, sim.scores(), actions
+    """Game ``index`` of :class:`FastRun` (one game: tests)."""
+    return FastRun(variant, ais, options, seed).play(index)
 
 
 def fast_capable(ais: list[str]) -> bool:
-    """Whether every AI of the line-up decides from the legal actions alone (``choose_legal``,
-    ``ai.LegalOnlyPlayer``), so the game can be played on the fast path."""
-    return all(hasattr(make_player(name, "probe", None), "choose_legal") for name in ais)
+    """Whether every AI of the line-up picks uniformly from the legal actions by its own
+    generator's numbers (``draws``: the ``random`` AI), so the game can be played on the
+    fast path."""
+    return all(hasattr(ai.find(name.split(":")[0]), "draws") for name in ais)
 
 
 def seat_ais(requested: list[str] | None, players: int) -> list[str]:
@@ -235,14 +257,13 @@ def run(args: argparse.Namespace) -> int:
         records.mkdir(parents=True, exist_ok=True)
     step = max(args.games // 100, 1)
     tally = Tally(args.players)
-    fast = records is None and fast_capable(ais)
+    fast = FastRun(args.variant, ais, options, str(args.seed)) if (
+        records is None and fast_capable(ais)
+    ) else None
     started = time.perf_counter()
     for index in range(args.games):
-        if fast:
-            winners, scores, actions = play_one_fast(
-                args.variant, ais, options, str(args.seed), index, args.iterations
-            )
-            tally.add_result(winners, scores, actions)
+        if fast is not None:
+            tally.add_result(*fast.play(index))
         else:
             game, actions = play_one(
                 args.variant, ais, options, str(args.seed), index, args.iterations

@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, Protocol
 
+from game import rng
 from game.actions import Action, ActionType
 from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.state import Phase, RoundChance, State
+
+Roller = Callable[[int | str, int, int, Sequence[Sequence[Card]]], tuple[Card, ...]]
+"""``rng.roll`` or ``rng.fast_roll``: a roll's faces from the seed, the round, the index."""
 
 HAND_SIZE = 6
 WHITE_POINTS = 1
@@ -123,8 +127,11 @@ class RuleSet:
         """Whether ``action`` consumes a chance outcome (a dice roll)."""
         return False
 
-    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        """A roll drawn from the seed (only rule sets with dice have one)."""
+    def random_roll(
+        self, seed: int | str, round_no: int, index: int, roller: Roller = rng.roll
+    ) -> tuple[Card, Card, Card]:
+        """A roll drawn from the seed by ``roller`` (``rng.roll``, or ``rng.fast_roll``: the
+        same faces); only rule sets with dice have one."""
         raise NotImplementedError(f"{self.name} has no dice")
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -146,6 +153,24 @@ class RuleSet:
         Chance comes from ``chance`` (a dice roll); tests check it against ``apply``.
         """
         raise NotImplementedError
+
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """Play the round on to its end, each seat taking ``uniform_pick`` of the legal
+        actions with a number from its ``draws`` (the ``random`` AI); the actions taken.
+
+        The fast listing and ``step``, one action after another; a rule set may fuse them
+        (classic does: tests/game/test_uniform.py plays both ways to show they agree).
+        """
+        listing = self.fast_listing()
+        step = self.step
+        actions = 0
+        while not state.round_over:
+            legal = listing(state)
+            step(state, legal[int(draws[state.to_act]() * len(legal))], chance)  # type: ignore[index]
+            actions += 1
+        return actions
 
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
         """A roll drawn with ``random`` (a ``random.Random().random``; rule sets with dice)."""
@@ -239,6 +264,13 @@ class Chance(Protocol):
 
 
 # ---- shared mechanics ----------------------------------------------------
+
+
+def uniform_pick(legal: Sequence[Action], draw: float) -> Action:
+    """Each of ``legal`` with equal chance, by ``draw`` in [0, 1): ``legal[int(draw * n)]``
+    (the ``random`` AI's choice; ``RuleSet.play_round_uniformly`` makes it inline)."""
+    return legal[int(draw * len(legal))]
+
 
 
 RETURNED_ITEMS: dict[str | None, ScoreItem] = {

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from game.rules.base import end_round
 from game.rules.registry import register
-from game.rules.shedding import Shedding
+from game.rules.shedding import PLAYABLE_ON, Shedding
+from game.state import State
+
+if TYPE_CHECKING:
+    from game.rules.base import Chance
 
 
 class Classic(Shedding):
@@ -11,6 +19,56 @@ class Classic(Shedding):
 
     name = "classic"
     title = "L.L.A.M.A."
+
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """The listing, the uniform pick and ``step`` fused, without building actions: the
+        plays (each card once, in hand order), then draw (a card left, someone else in),
+        then quit; the pick's index says which. ``random`` line-ups play whole games this
+        way on the fast path (``game.fast_random``), seed for seed as on the full engine."""
+        hands = state.hands
+        quit_ = state.quit
+        pile = state.draw_pile
+        top = state.top
+        n = state.players
+        seat = state.to_act
+        if seat is None or top is None:
+            return 0
+        left = quit_.count(False)
+        actions = 0
+        while True:
+            hand = hands[seat]
+            playable = PLAYABLE_ON[top]
+            plays = [c for c in dict.fromkeys(hand) if c in playable]
+            count = len(plays)
+            actions += 1
+            if pile and left > 1:  # the listing: plays, draw, quit
+                pick = int(draws[seat]() * (count + 2))
+                if pick == count:
+                    hand.append(pile.pop())
+                    pick = -1
+            else:  # plays, quit
+                pick = int(draws[seat]() * (count + 1))
+            if pick < 0:
+                pass
+            elif pick < count:
+                top = plays[pick]
+                hand.remove(top)
+                if not hand:
+                    state.top = top
+                    end_round(state, seat, emptied=True)
+                    return actions
+            else:
+                quit_[seat] = True
+                left -= 1
+                if not left:
+                    state.top = top
+                    end_round(state, seat)
+                    return actions
+            seat = seat + 1 if seat + 1 < n else 0  # next_active, inlined
+            while quit_[seat]:
+                seat = seat + 1 if seat + 1 < n else 0
 
 
 CLASSIC = register(Classic())

@@ -13,6 +13,7 @@ from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     HAND_SIZE,
+    Roller,
     RuleSet,
     end_round,
     leave_round,
@@ -112,8 +113,10 @@ class Dice(RuleSet):
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
 
-    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        a, b, c = rng.roll(seed, round_no, index, DICE)
+    def random_roll(
+        self, seed: int | str, round_no: int, index: int, roller: Roller = rng.roll
+    ) -> tuple[Card, Card, Card]:
+        a, b, c = roller(seed, round_no, index, DICE)
         return (a, b, c)
 
     def legal_actions(self, state: State) -> list[Action]:
