@@ -15,7 +15,16 @@ from typing import ClassVar, Protocol
 
 from game import rng
 from game.actions import Action, ActionType
-from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
+from game.cards import (
+    LLAMA,
+    LLAMA_BIT,
+    MASK_POINTS,
+    Card,
+    hand_mask,
+    hand_points,
+    sort_cards,
+    value_token,
+)
 from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.state import Phase, RoundChance, State
@@ -192,9 +201,26 @@ class RuleSet:
         events: list[Event] = []
         n = state.players
         points = [0] * n
-        items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
         emptied = state.ender if state.emptied else None
         hands = state.hands
+        if not report:  # the fast path: the same chips, the helpers inlined, nothing built
+            white, black = state.white, state.black
+            for seat in range(n):
+                if seat == emptied:
+                    points[seat] = -CHIP_POINTS[return_chip(state, seat)]
+                    continue
+                mask = hand_mask(hands[seat])  # hand_points and gain_white, inlined
+                numbers = MASK_POINTS[mask]
+                llama = mask >= LLAMA_BIT
+                total = white[seat] + numbers
+                black[seat] += total // BLACK_POINTS + llama
+                white[seat] = total % BLACK_POINTS
+                points[seat] = numbers + LLAMA_POINTS * llama
+            self.score_extras(state, points, None)
+            for kept, gained in zip(state.round_points, points, strict=True):
+                kept.append(gained)
+            return events
+        items: list[list[ScoreItem]] = [[] for _ in range(n)]
         for seat in range(n):
             if seat == emptied:
                 colour = return_chip(state, seat)
@@ -228,14 +254,13 @@ class RuleSet:
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
         """docs/rules.md §1 game end: someone reached the target."""
-        target = options["target"]
-        return any(state.score(s) >= target for s in range(state.players))
+        return max(map(state.score, range(state.players))) >= options["target"]
 
     def winners(self, state: State) -> tuple[int, ...]:
         """Fewest points wins; ties share."""
-        scores = [state.score(s) for s in range(state.players)]
+        scores = list(map(state.score, range(state.players)))
         best = min(scores)
-        return tuple(s for s in range(state.players) if scores[s] == best)
+        return tuple([s for s in range(state.players) if scores[s] == best])
 
     def refuse(self, state: State, action: Action, what: str | None = None) -> IllegalAction:
         """The error for an action that is not legal now (``what`` names it for people)."""

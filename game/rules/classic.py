@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from game.cards import PLAIN_VALUES, Card, next_value
 from game.rules.base import end_round
 from game.rules.registry import register
-from game.rules.shedding import PLAYABLE_ON, Shedding
+from game.rules.shedding import Shedding
 from game.state import State
 
 if TYPE_CHECKING:
@@ -24,9 +25,10 @@ class Classic(Shedding):
         self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
     ) -> int:
         """The listing, the uniform pick and ``step`` fused, without building actions: the
-        plays (each card once, in hand order), then draw (a card left, someone else in),
-        then quit; the pick's index says which. ``random`` line-ups play whole games this
-        way on the fast path (``game.fast_random``), seed for seed as on the full engine."""
+        plays (each card once, in hand order: at most two, the same value and the next),
+        then draw (a card left, someone else in), then quit; the pick's index says which.
+        ``simulate``'s ``random`` line-ups play this way (``FastRun``), seed for seed the
+        full engine's games."""
         hands = state.hands
         quit_ = state.quit
         pile = state.draw_pile
@@ -39,8 +41,20 @@ class Classic(Shedding):
         actions = 0
         while True:
             hand = hands[seat]
-            playable = PLAYABLE_ON[top]
-            plays = [c for c in dict.fromkeys(hand) if c in playable]
+            same, following = FOLLOWERS[top]  # the listing's plays, in hand order:
+            if same in hand:
+                if following in hand:
+                    plays = (
+                        (same, following)
+                        if hand.index(same) < hand.index(following)
+                        else (following, same)
+                    )
+                else:
+                    plays = (same,)
+            elif following in hand:
+                plays = (following,)
+            else:
+                plays = ()
             count = len(plays)
             actions += 1
             if pile and left > 1:  # the listing: plays, draw, quit
@@ -69,6 +83,13 @@ class Classic(Shedding):
             seat = seat + 1 if seat + 1 < n else 0  # next_active, inlined
             while quit_[seat]:
                 seat = seat + 1 if seat + 1 < n else 0
+
+
+FOLLOWERS: dict[Card, tuple[Card, Card]] = {
+    top: (top, PLAIN_VALUES[next_value(top.values[0]) - 1]) for top in PLAIN_VALUES
+}
+"""docs/rules.md §1: what may go on each card of the classic deck: the same value, then the
+next (``PLAYABLE_ON`` with the deck's cards only; tests/game/test_uniform.py checks it)."""
 
 
 CLASSIC = register(Classic())
