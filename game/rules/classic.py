@@ -33,29 +33,16 @@ class Classic(Shedding):
         quit_ = state.quit
         pile = state.draw_pile
         top = state.top
-        n = state.players
         seat = state.to_act
         if seat is None or top is None:
             return 0
+        after = [*range(1, state.players), 0]  # the seat after each (next_active, inlined)
         left = quit_.count(False)
+        same, following = FOLLOWERS[top]
         actions = 0
         while True:
             hand = hands[seat]
-            same, following = FOLLOWERS[top]  # the listing's plays, in hand order:
-            if same in hand:
-                if following in hand:
-                    plays = (
-                        (same, following)
-                        if hand.index(same) < hand.index(following)
-                        else (following, same)
-                    )
-                else:
-                    plays = (same,)
-            elif following in hand:
-                plays = (following,)
-            else:
-                plays = ()
-            count = len(plays)
+            count = (same in hand) + (following in hand)
             actions += 1
             if pile and left > 1:  # the listing: plays, draw, quit
                 pick = int(draws[seat]() * (count + 2))
@@ -66,13 +53,18 @@ class Classic(Shedding):
                 pick = int(draws[seat]() * (count + 1))
             if pick < 0:
                 pass
-            elif pick < count:
-                top = plays[pick]
+            elif pick < count:  # the plays, in hand order (each card once)
+                if count == 2:
+                    first = hand.index(same) < hand.index(following)
+                    top = same if first is (pick == 0) else following
+                else:
+                    top = same if same in hand else following
                 hand.remove(top)
                 if not hand:
                     state.top = top
                     end_round(state, seat, emptied=True)
                     return actions
+                same, following = FOLLOWERS[top]
             else:
                 quit_[seat] = True
                 left -= 1
@@ -80,10 +72,9 @@ class Classic(Shedding):
                     state.top = top
                     end_round(state, seat)
                     return actions
-            seat = seat + 1 if seat + 1 < n else 0  # next_active, inlined
+            seat = after[seat]
             while quit_[seat]:
-                seat = seat + 1 if seat + 1 < n else 0
-
+                seat = after[seat]
 
 FOLLOWERS: dict[Card, tuple[Card, Card]] = {
     top: (top, PLAIN_VALUES[next_value(top.values[0]) - 1]) for top in PLAIN_VALUES

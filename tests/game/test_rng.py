@@ -14,6 +14,7 @@ from game.rng import (
     roll,
     seeded,
     shuffled_deck,
+    unrolled_shuffle,
 )
 
 
@@ -54,3 +55,15 @@ def test_the_fast_chance_is_the_full_engines() -> None:
             )
         assert fast_roll(seed, 2, index, dice) == roll(seed, 2, index, dice)
         assert fast_chooser(seed, "random").getstate() == chooser(seed, "random").getstate()
+
+
+def test_the_unrolled_shuffle_is_random_shuffle() -> None:
+    """``fast_shuffled_deck`` shuffles with straight-line code made per deck size."""
+    for size in (0, 1, 2, 3, 7, 36, 56, 60, 64, 65):
+        shuffle = unrolled_shuffle(size)
+        for seed in range(300):
+            expected = list(range(size))
+            random.Random(f"u:{seed}").shuffle(expected)
+            cards = list(range(size))
+            shuffle(random.Random(f"u:{seed}").getrandbits, cards)
+            assert cards == expected
