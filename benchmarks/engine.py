@@ -187,29 +187,55 @@ def against(revs: list[str], variants: list[str], games: int, runs: int) -> None
 def simulate_paths(variant: str, games: int, chunks: int) -> None:
     """``simulate --ai random``'s two paths (``play_one``: full engine; ``FastRun``, made
     once per run as ``simulate`` does), the same seeded games, in ``chunks`` interleaved
-    pairs; the median pair's speed-up."""
+    pairs; the median pair's speed-up.
+
+    Each chunk also times the chance both paths must draw for its games (the floor): each
+    seat's generator and each round's deck, built the fast path's way (``rng.seeded``, the
+    unrolled shuffle; dice rolls not included). Nothing else being free, the fast path
+    could be at most full / floor times the full engine.
+    """
+    from game.ai.random import RandomPlayer
     from game.cli.simulate import FastRun, play_one
+    from game.rng import fast_shuffled_deck
+    from game.rules import find
 
     size = max(1, games // chunks)
     ais = ["random"] * PLAYERS
-    ratios, full_rates, fast_rates = [], [], []
+    deck = find(variant).deck()
+    ratios, full_rates, fast_rates, floors, ceilings = [], [], [], [], []
     for chunk in range(chunks):
         indices = range(chunk * size, (chunk + 1) * size)
+        rounds = []
+        for i in indices:  # (untimed: how many rounds each game deals)
+            counting = FastRun(variant, ais, {}, "sim")
+            counting.play(i)
+            rounds.append(counting.rounds)
         started = time.process_time()
         actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
         middle = time.process_time()
         run = FastRun(variant, ais, {}, "sim")
         fast_actions = sum(run.play(i)[2] for i in indices)
         done = time.process_time()
+        for i, dealt in zip(indices, rounds, strict=True):
+            seed = f"sim:{i}"
+            for seat in range(PLAYERS):
+                RandomPlayer.draws(f"{seed}:{seat}")
+            for round_no in range(1, dealt + 1):
+                fast_shuffled_deck(seed, round_no, deck)
+        drawn = time.process_time()
         if fast_actions != actions:
             raise SystemExit(f"{variant}: the paths played different games")
         full_rates.append(actions / (middle - started))
         fast_rates.append(actions / (done - middle))
         ratios.append(fast_rates[-1] / full_rates[-1])
+        floors.append((drawn - done) / size * 1e6)
+        ceilings.append((middle - started) / (drawn - done))
     print(f"simulate {variant:>9}: full {statistics.median(full_rates):8.0f} act/s, fast"
           f" {statistics.median(fast_rates):8.0f} act/s (medians), fast/full"
           f" {statistics.median(ratios):.2f}x (median of {chunks} pairs;"
           f" {min(ratios):.2f}–{max(ratios):.2f})")
+    print(f"{'':>18} chance both draw: {statistics.median(floors):5.1f} µs a game (median);"
+          f" full / floor {statistics.median(ceilings):.1f}x")
 
 
 def load_average() -> str:

@@ -156,6 +156,8 @@ class FastRun:
         self.options = self.rules.validate_options(options)
         self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
         self.seed = seed
+        self.rounds = 0
+        """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
     def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
         """Game ``index``: the winners, the final scores and the action count."""
@@ -172,6 +174,7 @@ class FastRun:
         while state.phase is not Phase.FINISHED:
             actions += play_round(state, draws, chance)
             sim.finish_round()
+        self.rounds = state.round_no
         return state.winners, sim.scores(), actions
 
 
