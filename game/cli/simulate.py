@@ -8,14 +8,15 @@ Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI
 chooses from its own generator seeded ``"S:i:k"``, so the same arguments give
 the same games and the same numbers (timings aside).
 
-Without ``--records``, games whose every AI decides from the legal actions alone (``random``:
-``ai.LegalOnlyPlayer``) are played on the fast path (:class:`game.fast.FastGame`, drawing
-decks and rolls from the same seed as :class:`game.Game`): the same games, the same
-winners and scores, several times faster. ``heuristic`` and ``hard`` decide from a seat's
-full :class:`~game.views.PlayerView` (the hand sorted, the seats' chips, this round's
-cards seen, which ``hard`` guesses the hidden hands from), which the fast path does not
-build, so a line-up with any of them (or one keeping records, which need the full
-engine's history) is played on the full engine.
+Without ``--records``, games whose every AI picks uniformly from the legal actions by its own
+generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
+(:class:`FastRun`: a :class:`game.fast.FastGame` drawing decks and rolls from the same seed
+as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``): the same
+games, the same winners and scores, more than twice as fast. ``heuristic`` and ``hard``
+decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the seats'
+chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which the
+fast path does not build, so a line-up with any of them (or one keeping records, which
+need the full engine's history) is played on the full engine.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--records",
         metavar="DIR",
         help="write each game's record here (plays on the full engine: without records, "
-        "line-ups of random AIs play on the fast path, the same games several times faster; "
+        "line-ups of random AIs play on the fast path, the same games over twice as fast; "
         "heuristic and hard need the full engine's player views)",
     )
     parser.add_argument(
