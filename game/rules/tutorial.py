@@ -34,6 +34,7 @@ def penalty(card: Card) -> int:
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
 PLAY_VALUES = {card: play_value(card) for card in PLAIN_VALUES}
+PENALTIES = {card: penalty(card) for card in PLAIN_VALUES}
 DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
 """The deck, built once (every deal asks for it)."""
 CARD_ITEMS = {
@@ -243,11 +244,12 @@ class Tutorial(RuleSet):
         for seat in range(state.players):
             if seat == stopped:
                 items: tuple[ScoreItem, ...] = (STOPPED_ITEM,)
+                value = STOP_BONUS
             elif report:  # the breakdown lists the hand in order
                 items = tuple(map(CARD_ITEMS.__getitem__, sort_cards(state.hands[seat])))
-            else:
-                items = tuple(map(CARD_ITEMS.__getitem__, state.hands[seat]))
-            value = sum(map(_points, items))
+                value = sum(map(_points, items))
+            else:  # the fast path: the items' points straight from the cards
+                value = -sum(map(PENALTIES.__getitem__, state.hands[seat]))
             state.totals[seat] += value
             state.round_points[seat].append(value)
             points.append(value)
