@@ -130,17 +130,11 @@ def hand_points(cards: list[Card] | tuple[Card, ...]) -> tuple[int, bool]:
     Returns ``(number_points, has_llama)``; the llamas are worth 10 together.
     (The values held, as one bit mask: every round's end calls this for every seat.)
     """
-    mask = hand_mask(cards)
-    return MASK_POINTS[mask], mask >= LLAMA_BIT
-
-
-def hand_mask(cards: list[Card] | tuple[Card, ...]) -> int:
-    """The values held, as one bit mask (bit ``v`` for value ``v``; the llama's is
-    :data:`LLAMA_BIT`)."""
-    return reduce(or_, map(_mask, cards), 0)
+    mask = reduce(or_, map(_mask, cards), 0)
+    return _MASK_POINTS[mask], mask >= _LLAMA_BIT
 
 
 _mask = attrgetter("mask")
-LLAMA_BIT = 1 << LLAMA
-MASK_POINTS = tuple(sum(v for v in range(1, LLAMA) if m >> v & 1) for m in range(LLAMA_BIT * 2))
+_LLAMA_BIT = 1 << LLAMA
+_MASK_POINTS = tuple(sum(v for v in range(1, LLAMA) if m >> v & 1) for m in range(_LLAMA_BIT * 2))
 """The points of each set of values held (bits 1–6; bit 7, the llama, adds none)."""

@@ -15,16 +15,7 @@ from typing import ClassVar, Protocol
 
 from game import rng
 from game.actions import Action, ActionType
-from game.cards import (
-    LLAMA,
-    LLAMA_BIT,
-    MASK_POINTS,
-    Card,
-    hand_mask,
-    hand_points,
-    sort_cards,
-    value_token,
-)
+from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.state import Phase, RoundChance, State
@@ -166,7 +157,7 @@ class RuleSet:
     def play_round_uniformly(
         self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
     ) -> int:
-        """Play the round on to its end, each seat taking ``uniform_pick`` of the legal
+        """Play the round on to its end, each seat taking ``actions.uniform_pick`` of the legal
         actions with a number from its ``draws`` (the ``random`` AI); the actions taken.
 
         The fast listing and ``step``, one action after another; a rule set may fuse them
@@ -209,10 +200,8 @@ class RuleSet:
                 if seat == emptied:
                     points[seat] = -CHIP_POINTS[return_chip(state, seat)]
                     continue
-                mask = hand_mask(hands[seat])  # hand_points and gain_white, inlined
-                numbers = MASK_POINTS[mask]
-                llama = mask >= LLAMA_BIT
-                total = white[seat] + numbers
+                numbers, llama = hand_points(hands[seat])
+                total = white[seat] + numbers  # gain_white, and a black chip for llamas
                 black[seat] += total // BLACK_POINTS + llama
                 white[seat] = total % BLACK_POINTS
                 points[seat] = numbers + LLAMA_POINTS * llama
@@ -290,11 +279,6 @@ class Chance(Protocol):
 
 # ---- shared mechanics ----------------------------------------------------
 
-
-def uniform_pick(legal: Sequence[Action], draw: float) -> Action:
-    """Each of ``legal`` with equal chance, by ``draw`` in [0, 1): ``legal[int(draw * n)]``
-    (the ``random`` AI's choice; ``RuleSet.play_round_uniformly`` makes it inline)."""
-    return legal[int(draw * len(legal))]
 
 
 

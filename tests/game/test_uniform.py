@@ -10,11 +10,11 @@ import random
 import pytest
 
 from game import find_rules, variant_names
-from game.actions import Action, play
+from game.actions import Action, play, uniform_pick
 from game.ai.random import RandomPlayer
 from game.cards import ALL_CARDS
 from game.fast import FastGame, SeededChance
-from game.rules.base import RuleSet, uniform_pick
+from game.rules.base import RuleSet
 from game.rules.classic import FOLLOWERS
 from game.rules.shedding import DECK, PLAYABLE_ON
 from game.state import State
