@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from hashlib import sha512
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -21,26 +21,38 @@ def _rng(seed: int | str, *where: object) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *where)))
 
 
-def seeded(text: str) -> random.Random:
-    """``random.Random(text)`` built for less: the same generator, in the same state.
+class Twister(Protocol):
+    """The Mersenne Twister under ``random.Random`` (CPython's ``_random.Random``): what
+    the fast path draws with (``random``, ``getrandbits``)."""
+
+    def random(self) -> float: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+    def getstate(self) -> tuple[int, ...]: ...
+
+
+def seeded(text: str) -> Twister:
+    """The Twister of ``random.Random(text)``, in the same state, built for less.
 
     ``Random.seed`` (version 2, the default) turns a ``str`` into the integer of its UTF-8
-    bytes followed by their SHA-512 digest and seeds the Mersenne Twister with that
-    integer (``super().seed``); this does exactly that without the Python-level checks and
-    the second ``__init__`` pass (about a quarter of the cost: the Twister's own set-up is
-    the rest). The fast path builds several generators a game with it (``game.fast_random``);
-    tests/game/test_rng.py checks every draw against ``random.Random(text)``.
+    bytes followed by their SHA-512 digest and seeds the Twister with that integer
+    (``super().seed``); this hands that integer to the Twister's own constructor
+    (``random.Random``'s C base class seeds from its argument) in one call, without
+    ``Random.seed``'s Python layer, the ``random.Random`` subclass and its second
+    ``__init__`` pass (about 40% of the cost: the Twister's own set-up is the rest). The
+    fast path builds several generators a game with it; it draws ``random()`` and
+    ``getrandbits`` only (what ``random.Random`` adds in Python, such as ``gauss``, is not
+    there). tests/game/test_rng.py checks the state and every draw against
+    ``random.Random(text)``.
     """
     data = text.encode()
-    generator = _NEW(random.Random)
-    _SEED(generator, int.from_bytes(data + sha512(data).digest()))
-    generator.gauss_next = None  # what ``Random.seed`` also resets (``gauss`` reads it)
-    return generator
+    return _TWISTER(_FROM_BYTES(data + sha512(data).digest()))
 
 
-_NEW = random.Random.__new__
-_SEED = super(random.Random, random.Random).seed
-"""The Twister's own seeding, which ``Random.seed`` ends with (``super().seed(a)``)."""
+_TWISTER: Callable[[int], Twister] = random.Random.__base__  # type: ignore[assignment]
+"""``_random.Random``: ``random.Random``'s C base, seeding itself from its argument."""
+_FROM_BYTES = int.from_bytes
 
 
 def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T, ...]:
@@ -144,6 +156,6 @@ def chooser(seed: int | str, *where: object) -> random.Random:
     return _rng(seed, "ai", *where)
 
 
-def fast_chooser(seed: str, *where: str) -> random.Random:
-    """:func:`chooser`'s generator, in the same state, built by :func:`seeded`."""
+def fast_chooser(seed: str, *where: str) -> Twister:
+    """:func:`chooser`'s Twister, in the same state, built by :func:`seeded`."""
     return seeded(":".join((seed, "ai", *where)))
