@@ -1,21 +1,21 @@
 """``python -m game simulate``: AI-only games, one JSON object of statistics on stdout.
 
-With ``--rotate`` it is a tournament instead (:mod:`game.cli.tournament`): every
-deal is played once per rotation of the ``--ai`` line-up and a table of wins,
-average points and decision times per AI and per seat is printed.
+With ``--rotate`` it is a tournament instead (:mod:`game.cli.tournament`): every deal is
+played once per rotation of the ``--ai`` line-up and a table of wins, average points and
+decision times per AI and per seat is printed.
 
-Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI
-chooses from its own generator seeded ``"S:i:k"``, so the same arguments give
-the same games and the same numbers (timings aside).
+Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI chooses from its
+own generator seeded ``"S:i:k"``, so the same arguments give the same games and the same
+numbers (timings aside).
 
-Without ``--records``, games whose every AI picks uniformly from the legal actions by its own
-generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
-(:class:`FastRun`: a :class:`game.fast.FastGame` drawing decks and rolls from the same seed
-as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``): the same
-games, the same winners and scores, more than twice as fast. ``heuristic`` and ``hard``
-decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the seats'
-chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which the
-fast path does not build, so a line-up with any of them (or one keeping records, which
+Without ``--records``, games whose every AI picks uniformly from the legal actions by its
+own generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
+(:class:`FastRun`: :mod:`game.fast`'s state and rule-set steps, drawing decks and rolls from
+the same seed as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``):
+the same games, the same winners and scores, more than twice as fast. ``heuristic`` and
+``hard`` decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the
+seats' chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which
+the fast path does not build, so a line-up with any of them (or one keeping records, which
 need the full engine's history) is played on the full engine.
 """
 
@@ -34,9 +34,10 @@ from game import ai
 from game.cli import add_option_arguments, parse_options
 from game.cli.tournament import make_player, run_tournament
 from game.errors import MalformedRecord
-from game.fast import FastGame, SeededChance
+from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
+from game.rules import HAND_SIZE
 from game.rules import find as find_rules
 from game.rules import names as variant_names
 from game.state import Phase, State
@@ -143,7 +144,7 @@ def play_one(
 
 class FastRun:
     """``play_one`` on the fast path for a line-up of ``random`` AIs (:func:`fast_capable`):
-    the same games, seed for seed, on a :class:`FastGame`.
+    the same games, seed for seed, as :class:`game.fast.FastGame` plays them.
 
     Game ``index`` takes its decks and rolls from ``"seed:index"`` as on the full engine
     (:class:`SeededChance`), and seat ``k`` picks by its AI's draws from ``"seed:index:k"``
@@ -161,22 +162,37 @@ class FastRun:
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
     def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
-        """Game ``index``: the winners, the final scores and the action count."""
+        """Game ``index``: the winners, the final scores and the action count.
+
+        ``FastGame``'s deal and ``finish_round``, written out: a game here is only dealt,
+        played round by round and scored (``SeededChance.pile`` keeps the pile as dealt)."""
         rule_set = self.rules
+        options = self.options
         seed = f"{self.seed}:{index}"
         draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
         chance = SeededChance(seed)
-        state = State.new(len(draws))
-        rule_set.setup_game(state, self.options)
-        sim = FastGame(rule_set, state, self.options, chance)
-        sim.deal()
-        play_round = rule_set.play_round_uniformly
+        players = len(draws)
+        state = State.new(players)
+        rule_set.setup_game(state, options)
+        deal, deck, play_round = rule_set.deal, chance.deck, rule_set.play_round_uniformly
+        score_round, is_over = rule_set.score_round, rule_set.is_over
+        dealt = HAND_SIZE * players + 1
         actions = 0
-        while state.phase is not Phase.FINISHED:
+        while True:
+            deal(state, deck(rule_set, state.round_no, dealt))
             actions += play_round(state, draws, chance)
-            sim.finish_round()
+            score_round(state, False)
+            if is_over(state, options):
+                break
+            state.round_no += 1
+            state.pending_roll = None
+            state.pending_drawn = None
+            state.resolve_mode = None
+        state.phase = Phase.FINISHED
+        state.to_act = None
+        state.winners = winners = rule_set.winners(state)
         self.rounds = state.round_no
-        return state.winners, sim.scores(), actions
+        return winners, [state.score(s) for s in range(players)], actions
 
 
 def play_one_fast(
