@@ -187,7 +187,8 @@ def against(revs: list[str], variants: list[str], games: int, runs: int) -> None
 def simulate_paths(variant: str, games: int, chunks: int) -> None:
     """``simulate --ai random``'s two paths (``play_one``: full engine; ``FastRun``, made
     once per run as ``simulate`` does), the same seeded games, in ``chunks`` interleaved
-    pairs; the median pair's speed-up.
+    pairs; the median pair's speed-up. Each side also keeps ``simulate``'s tally of its
+    games (``Tally.add``, ``Tally.add_result``), which must come out the same.
 
     Each chunk also times the chance both paths must draw for its games (the floor): each
     seat's generator and each round's deck, built the fast path's way (``rng.seeded``, the
@@ -195,7 +196,7 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
     could be at most full / floor times the full engine.
     """
     from game.ai.random import RandomPlayer
-    from game.cli.simulate import FastRun, play_one
+    from game.cli.simulate import FastRun, Tally, play_one
     from game.rng import fast_shuffled_deck
     from game.rules import find
 
@@ -210,12 +211,16 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
             counting = FastRun(variant, ais, {}, "sim")
             counting.play(i)
             rounds.append(counting.rounds)
+        full_tally, fast_tally = Tally(PLAYERS), Tally(PLAYERS)
         started = time.process_time()
-        actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
+        for i in indices:
+            full_tally.add(*play_one(variant, ais, {}, "sim", i))
         middle = time.process_time()
         run = FastRun(variant, ais, {}, "sim")
-        fast_actions = sum(run.play(i)[2] for i in indices)
+        for i in indices:
+            fast_tally.add_result(*run.play(i))
         done = time.process_time()
+        actions = full_tally.actions
         for i, dealt in zip(indices, rounds, strict=True):
             seed = f"sim:{i}"
             for seat in range(PLAYERS):
@@ -223,7 +228,7 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
             for round_no in range(1, dealt + 1):
                 fast_shuffled_deck(seed, round_no, deck)
         drawn = time.process_time()
-        if fast_actions != actions:
+        if fast_tally != full_tally:
             raise SystemExit(f"{variant}: the paths played different games")
         full_rates.append(actions / (middle - started))
         fast_rates.append(actions / (done - middle))
@@ -262,6 +267,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.simulate:
+        ai.settle_heap()  # as ``simulate`` does before its games
         print(f"load average (1, 5, 15 min): {load_average()}")
         for variant in args.variant or variant_names():
             simulate_paths(variant, args.games, args.chunks)
