@@ -63,19 +63,19 @@ def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T,
 def fast_shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> list[T]:
     """:func:`shuffled_deck`'s cards, as a list: the generator built by :func:`seeded`, the
     shuffle unrolled (:func:`unrolled_shuffle`)."""
-    cards = list(deck)
-    shuffle_ = _UNROLLED.get(len(cards))
+    shuffle_ = _UNROLLED.get(len(deck))
     if shuffle_ is None:
-        shuffle_ = _UNROLLED[len(cards)] = unrolled_shuffle(len(cards))
-    shuffle_(seeded(f"{seed}:deck:{round_no}").getrandbits, cards)
-    return cards
+        shuffle_ = _UNROLLED[len(deck)] = unrolled_shuffle(len(deck))
+    return shuffle_(seeded(f"{seed}:deck:{round_no}").getrandbits, list(deck))
 
 
-def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], None]:
+def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], list[Any]]:
     """:func:`shuffle`'s steps for a deck of ``size`` cards as straight-line code (each
     place, its bit count and bound written in): the loop's own work was half the shuffle's
-    cost. Shuffles ``cards`` in place with ``getrandbits``; tests/game/test_rng.py checks
-    it against ``Random.shuffle``."""
+    cost. Each step's place is final once filled, so its card is kept in a local and only
+    the swapped-out card written back; the result is a new list (``cards``, a scratch copy
+    of the deck, is left partly shuffled). tests/game/test_rng.py checks it against
+    ``Random.shuffle``."""
     lines = ["def shuffle(getrandbits, cards):"]
     for i in range(size - 1, 0, -1):
         n, k = i + 1, (i + 1).bit_length()
@@ -83,16 +83,20 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], N
             f"    j = getrandbits({k})",
             f"    while j >= {n}:",
             f"        j = getrandbits({k})",
-            f"    cards[{i}], cards[j] = cards[j], cards[{i}]",
+            f"    c{i} = cards[j]",
+            f"    cards[j] = cards[{i}]",
         ]
-    lines.append("    return None")
+    if size < 2:
+        lines.append("    return list(cards)")
+    else:
+        lines.append("    return [cards[0], " + ", ".join(f"c{i}" for i in range(1, size)) + "]")
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # our own text: integers written into a template
-    made: Callable[[Callable[[int], int], list[Any]], None] = namespace["shuffle"]
+    made: Callable[[Callable[[int], int], list[Any]], list[Any]] = namespace["shuffle"]
     return made
 
 
-_UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], None]] = {}
+_UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}
 
 
 def shuffle(generator: random.Random, deck: Sequence[T]) -> list[T]:
