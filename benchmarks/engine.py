@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -196,7 +197,7 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
     could be at most full / floor times the full engine.
     """
     from game.ai.random import RandomPlayer
-    from game.cli.simulate import FastRun, Tally, play_one
+    from game.cli.simulate import FastRun, Tally
     from game.rng import fast_shuffled_deck
     from game.rules import find
 
@@ -212,15 +213,14 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
             counting.play(i)
             rounds.append(counting.rounds)
         full_tally, fast_tally = Tally(PLAYERS), Tally(PLAYERS)
-        started = time.process_time()
-        for i in indices:
-            full_tally.add(*play_one(variant, ais, {}, "sim", i))
-        middle = time.process_time()
-        run = FastRun(variant, ais, {}, "sim")
-        for i in indices:
-            fast_tally.add_result(*run.play(i))
-        done = time.process_time()
+        if chunk % 2:  # who goes first changes from pair to pair (the collector's debts)
+            fast_seconds = _fast_side(variant, indices, fast_tally)
+            full_seconds = _full_side(variant, indices, full_tally)
+        else:
+            full_seconds = _full_side(variant, indices, full_tally)
+            fast_seconds = _fast_side(variant, indices, fast_tally)
         actions = full_tally.actions
+        done = time.process_time()
         for i, dealt in zip(indices, rounds, strict=True):
             seed = f"sim:{i}"
             for seat in range(PLAYERS):
@@ -230,17 +230,39 @@ def simulate_paths(variant: str, games: int, chunks: int) -> None:
         drawn = time.process_time()
         if fast_tally != full_tally:
             raise SystemExit(f"{variant}: the paths played different games")
-        full_rates.append(actions / (middle - started))
-        fast_rates.append(actions / (done - middle))
+        full_rates.append(actions / full_seconds)
+        fast_rates.append(actions / fast_seconds)
         ratios.append(fast_rates[-1] / full_rates[-1])
         floors.append((drawn - done) / size * 1e6)
-        ceilings.append((middle - started) / (drawn - done))
+        ceilings.append(full_seconds / (drawn - done))
     print(f"simulate {variant:>9}: full {statistics.median(full_rates):8.0f} act/s, fast"
           f" {statistics.median(fast_rates):8.0f} act/s (medians), fast/full"
           f" {statistics.median(ratios):.2f}x (median of {chunks} pairs;"
           f" {min(ratios):.2f}–{max(ratios):.2f})")
     print(f"{'':>18} chance both draw: {statistics.median(floors):5.1f} µs a game (median);"
           f" full / floor {statistics.median(ceilings):.1f}x")
+
+
+def _full_side(variant: str, indices: range, tally: Any) -> float:
+    """``simulate``'s full-engine path for these games, tallied; CPU seconds."""
+    from game.cli.simulate import play_one
+
+    ais = ["random"] * PLAYERS
+    started = time.process_time()
+    for i in indices:
+        tally.add(*play_one(variant, ais, {}, "sim", i))
+    return time.process_time() - started
+
+
+def _fast_side(variant: str, indices: range, tally: Any) -> float:
+    """``simulate``'s fast path for these games (its ``FastRun`` made once), tallied."""
+    from game.cli.simulate import FastRun
+
+    started = time.process_time()
+    run = FastRun(variant, ["random"] * PLAYERS, {}, "sim")
+    for i in indices:
+        tally.add_result(*run.play(i))
+    return time.process_time() - started
 
 
 def load_average() -> str:

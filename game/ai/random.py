@@ -28,9 +28,10 @@ class RandomPlayer:
     @classmethod
     def draws(cls, seed: str) -> Callable[[], float]:
         """The numbers the player made with ``seed`` picks by, one per decision, from the
-        same generator built for less (``rng.fast_chooser``): ``simulate`` plays line-ups of
-        ``random`` players on the fast path with these (``RuleSet.play_round_uniformly``)."""
-        return rng.fast_chooser(seed, cls.name).random
+        same generator built for less (``rng.fast_chooser``'s, written in): ``simulate``
+        plays line-ups of ``random`` players on the fast path with these
+        (``RuleSet.play_round_uniformly``)."""
+        return rng.seeded(f"{seed}:ai:{cls.name}").random
 
 
 register(RandomPlayer.name, RandomPlayer)

@@ -37,7 +37,7 @@ from game.errors import MalformedRecord
 from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
-from game.rules import HAND_SIZE
+from game.rng import fast_shuffled_deck
 from game.rules import find as find_rules
 from game.rules import names as variant_names
 from game.state import Phase, State
@@ -158,6 +158,7 @@ class FastRun:
         self.options = self.rules.validate_options(options)
         self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
         self.seed = seed
+        self.deck = self.rules.deck()
         self.rounds = 0
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
@@ -174,12 +175,11 @@ class FastRun:
         players = len(draws)
         state = State.new(players)
         rule_set.setup_game(state, options)
-        deal, deck, play_round = rule_set.deal, chance.deck, rule_set.play_round_uniformly
+        deal, deck, play_round = rule_set.deal, self.deck, rule_set.play_round_uniformly
         score_round, is_over = rule_set.score_round, rule_set.is_over
-        dealt = HAND_SIZE * players + 1
         actions = 0
         while True:
-            deal(state, deck(rule_set, state.round_no, dealt))
+            deal(state, fast_shuffled_deck(seed, state.round_no, deck))  # SeededChance.deck
             actions += play_round(state, draws, chance)
             score_round(state, False)
             if is_over(state, options):
@@ -192,7 +192,7 @@ class FastRun:
         state.to_act = None
         state.winners = winners = rule_set.winners(state)
         self.rounds = state.round_no
-        return winners, [state.score(s) for s in range(players)], actions
+        return winners, list(map(state.score, range(players))), actions
 
 
 def play_one_fast(
