@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -185,29 +186,83 @@ def against(revs: list[str], variants: list[str], games: int, runs: int) -> None
 
 
 def simulate_paths(variant: str, games: int, chunks: int) -> None:
-    """``simulate --ai random``'s two paths (``play_one``: full engine; ``play_one_fast``),
-    the same seeded games, in ``chunks`` interleaved pairs; the median pair's speed-up."""
-    from game.cli.simulate import play_one, play_one_fast
+    """``simulate --ai random``'s two paths (``play_one``: full engine; ``FastRun``, made
+    once per run as ``simulate`` does), the same seeded games, in ``chunks`` interleaved
+    pairs; the median pair's speed-up. Each side also keeps ``simulate``'s tally of its
+    games (``Tally.add``, ``Tally.add_result``), which must come out the same.
+
+    Each chunk also times the chance both paths must draw for its games (the floor): each
+    seat's generator and each round's deck, built the fast path's way (``rng.seeded``, the
+    unrolled shuffle; dice rolls not included). Nothing else being free, the fast path
+    could be at most full / floor times the full engine.
+    """
+    from game.ai.random import RandomPlayer
+    from game.cli.simulate import FastRun, Tally
+    from game.rng import fast_shuffled_deck
+    from game.rules import find
 
     size = max(1, games // chunks)
     ais = ["random"] * PLAYERS
-    ratios, full_rates, fast_rates = [], [], []
+    deck = find(variant).deck()
+    ratios, full_rates, fast_rates, floors, ceilings = [], [], [], [], []
     for chunk in range(chunks):
         indices = range(chunk * size, (chunk + 1) * size)
-        started = time.process_time()
-        actions = sum(play_one(variant, ais, {}, "sim", i)[1] for i in indices)
-        middle = time.process_time()
-        fast_actions = sum(play_one_fast(variant, ais, {}, "sim", i)[2] for i in indices)
+        rounds = []
+        for i in indices:  # (untimed: how many rounds each game deals)
+            counting = FastRun(variant, ais, {}, "sim")
+            counting.play(i)
+            rounds.append(counting.rounds)
+        full_tally, fast_tally = Tally(PLAYERS), Tally(PLAYERS)
+        if chunk % 2:  # who goes first changes from pair to pair (the collector's debts)
+            fast_seconds = _fast_side(variant, indices, fast_tally)
+            full_seconds = _full_side(variant, indices, full_tally)
+        else:
+            full_seconds = _full_side(variant, indices, full_tally)
+            fast_seconds = _fast_side(variant, indices, fast_tally)
+        actions = full_tally.actions
         done = time.process_time()
-        if fast_actions != actions:
+        for i, dealt in zip(indices, rounds, strict=True):
+            seed = f"sim:{i}"
+            for seat in range(PLAYERS):
+                RandomPlayer.draws(f"{seed}:{seat}")
+            for round_no in range(1, dealt + 1):
+                fast_shuffled_deck(seed, round_no, deck)
+        drawn = time.process_time()
+        if fast_tally != full_tally:
             raise SystemExit(f"{variant}: the paths played different games")
-        full_rates.append(actions / (middle - started))
-        fast_rates.append(actions / (done - middle))
+        full_rates.append(actions / full_seconds)
+        fast_rates.append(actions / fast_seconds)
         ratios.append(fast_rates[-1] / full_rates[-1])
+        floors.append((drawn - done) / size * 1e6)
+        ceilings.append(full_seconds / (drawn - done))
     print(f"simulate {variant:>9}: full {statistics.median(full_rates):8.0f} act/s, fast"
           f" {statistics.median(fast_rates):8.0f} act/s (medians), fast/full"
           f" {statistics.median(ratios):.2f}x (median of {chunks} pairs;"
           f" {min(ratios):.2f}–{max(ratios):.2f})")
+    print(f"{'':>18} chance both draw: {statistics.median(floors):5.1f} µs a game (median);"
+          f" full / floor {statistics.median(ceilings):.1f}x")
+
+
+def _full_side(variant: str, indices: range, tally: Any) -> float:
+    """``simulate``'s full-engine path for these games, tallied; CPU seconds."""
+    from game.cli.simulate import play_one
+
+    ais = ["random"] * PLAYERS
+    started = time.process_time()
+    for i in indices:
+        tally.add(*play_one(variant, ais, {}, "sim", i))
+    return time.process_time() - started
+
+
+def _fast_side(variant: str, indices: range, tally: Any) -> float:
+    """``simulate``'s fast path for these games (its ``FastRun`` made once), tallied."""
+    from game.cli.simulate import FastRun
+
+    started = time.process_time()
+    run = FastRun(variant, ["random"] * PLAYERS, {}, "sim")
+    for i in indices:
+        tally.add_result(*run.play(i))
+    return time.process_time() - started
 
 
 def load_average() -> str:
@@ -234,6 +289,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.simulate:
+        ai.settle_heap()  # as ``simulate`` does before its games
         print(f"load average (1, 5, 15 min): {load_average()}")
         for variant in args.variant or variant_names():
             simulate_paths(variant, args.games, args.chunks)

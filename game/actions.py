@@ -8,6 +8,7 @@ record's ``player`` field does. A Kadabra gift names its recipient by seat.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -121,3 +122,9 @@ PASS = Action(ActionType.PASS)
 STOP = Action(ActionType.STOP)
 ROLL = Action(ActionType.ROLL)
 SIMPLE = {a.type: a for a in (DRAW, QUIT, SKIP, PASS, STOP, ROLL)}
+
+
+def uniform_pick(legal: Sequence[Action], draw: float) -> Action:
+    """Each of ``legal`` with equal chance, by ``draw`` in [0, 1): ``legal[int(draw * n)]``
+    (the ``random`` AI's choice; ``RuleSet.play_round_uniformly`` makes it inline)."""
+    return legal[int(draw * len(legal))]

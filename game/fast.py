@@ -28,19 +28,20 @@ from game.state import Phase, State
 
 
 class SeededChance:
-    """Exactly the decks and rolls a :class:`Game` with this seed draws (for tests)."""
+    """Exactly the decks and rolls a :class:`Game` with this seed draws (``simulate``'s
+    fast path, tests), their generators built by ``rng.seeded`` (the same, for less)."""
 
     def __init__(self, seed: int | str) -> None:
-        self.seed = seed
+        self.seed = str(seed)  # (``Game`` writes an int seed into its generators' text)
 
-    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> tuple[Card, ...]:
-        return rng.shuffled_deck(self.seed, round_no, rule_set.deck())
+    def deck(self, rule_set: RuleSet, round_no: int, dealt: int) -> list[Card]:
+        return rng.fast_shuffled_deck(self.seed, round_no, rule_set.deck())
 
     def pile(self, cards: list[Card]) -> list[Card]:
         return cards
 
     def roll(self, rule_set: RuleSet, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        return rule_set.random_roll(self.seed, round_no, index)
+        return rule_set.random_roll(self.seed, round_no, index, rng.fast_roll)
 
 
 class RandomChance:
@@ -130,7 +131,7 @@ class FastGame:
         checked = rule_set.validate_options(options)
         rule_set.setup_game(state, checked)
         sim = cls(rule_set, state, checked, chance)
-        sim._deal()
+        sim.deal()
         return sim
 
     @classmethod
@@ -167,7 +168,7 @@ class FastGame:
         state.pending_roll = None
         state.pending_drawn = None
         state.resolve_mode = None
-        self._deal()
+        self.deal()
 
     def scores(self) -> list[int]:
         state = self.state
@@ -177,7 +178,8 @@ class FastGame:
     def winners(self) -> tuple[int, ...]:
         return self.state.winners
 
-    def _deal(self) -> None:
+    def deal(self) -> None:
+        """Deal round ``state.round_no`` from the chance (a new game's first, or the next)."""
         state = self.state
         deck = self.chance.deck(self.rules, state.round_no, HAND_SIZE * state.players + 1)
         self.rules.deal(state, deck)

@@ -10,8 +10,9 @@ same sequence on every machine and Python version.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from hashlib import sha512
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -20,8 +21,86 @@ def _rng(seed: int | str, *where: object) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *where)))
 
 
+class Twister(Protocol):
+    """The Mersenne Twister under ``random.Random`` (CPython's ``_random.Random``): what
+    the fast path draws with (``random``, ``getrandbits``)."""
+
+    def random(self) -> float: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+    def getstate(self) -> tuple[int, ...]: ...
+
+
+def seeded(text: str) -> Twister:
+    """The Twister of ``random.Random(text)``, in the same state, built for less.
+
+    ``Random.seed`` (version 2, the default) turns a ``str`` into the integer of its UTF-8
+    bytes followed by their SHA-512 digest and seeds the Twister with that integer
+    (``super().seed``); this hands that integer to the Twister's own constructor
+    (``random.Random``'s C base class seeds from its argument) in one call, without
+    ``Random.seed``'s Python layer, the ``random.Random`` subclass and its second
+    ``__init__`` pass (about 40% of the cost: the Twister's own set-up is the rest). The
+    fast path builds several generators a game with it; it draws ``random()`` and
+    ``getrandbits`` only (what ``random.Random`` adds in Python, such as ``gauss``, is not
+    there). tests/game/test_rng.py checks the state and every draw against
+    ``random.Random(text)``.
+    """
+    data = text.encode()
+    return _TWISTER(_FROM_BYTES(data + sha512(data).digest()))
+
+
+_TWISTER: Callable[[int], Twister] = random.Random.__base__  # type: ignore[assignment]
+"""``_random.Random``: ``random.Random``'s C base, seeding itself from its argument."""
+_FROM_BYTES = int.from_bytes
+
+
 def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T, ...]:
-    """The deck of round ``round_no``, shuffled.
+    """The deck of round ``round_no``, shuffled (:func:`shuffle` with the round's generator)."""
+    return tuple(shuffle(_rng(seed, "deck", round_no), deck))
+
+
+def fast_shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> list[T]:
+    """:func:`shuffled_deck`'s cards, as a list: the generator built by :func:`seeded`, the
+    shuffle unrolled (:func:`unrolled_shuffle`)."""
+    shuffle_ = _UNROLLED.get(len(deck))
+    if shuffle_ is None:
+        shuffle_ = _UNROLLED[len(deck)] = unrolled_shuffle(len(deck))
+    return shuffle_(seeded(f"{seed}:deck:{round_no}").getrandbits, list(deck))
+
+
+def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], list[Any]]:
+    """:func:`shuffle`'s steps for a deck of ``size`` cards as straight-line code (each
+    place, its bit count and bound written in): the loop's own work was half the shuffle's
+    cost. Each step's place is final once filled, so its card is kept in a local and only
+    the swapped-out card written back; the result is a new list (``cards``, a scratch copy
+    of the deck, is left partly shuffled). tests/game/test_rng.py checks it against
+    ``Random.shuffle``."""
+    lines = ["def shuffle(getrandbits, cards):"]
+    for i in range(size - 1, 0, -1):
+        n, k = i + 1, (i + 1).bit_length()
+        lines += [
+            f"    j = getrandbits({k})",
+            f"    while j >= {n}:",
+            f"        j = getrandbits({k})",
+            f"    c{i} = cards[j]",
+            f"    cards[j] = cards[{i}]",
+        ]
+    if size < 2:
+        lines.append("    return list(cards)")
+    else:
+        lines.append("    return [cards[0], " + ", ".join(f"c{i}" for i in range(1, size)) + "]")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # our own text: integers written into a template
+    made: Callable[[Callable[[int], int], list[Any]], list[Any]] = namespace["shuffle"]
+    return made
+
+
+_UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}
+
+
+def shuffle(generator: random.Random, deck: Sequence[T]) -> list[T]:
+    """``deck`` shuffled by ``generator.shuffle``, a new list.
 
     Exactly ``Random.shuffle`` (CPython 3.11–3.13: Fisher–Yates from the end, each index
     drawn by ``_randbelow``'s rejection sampling on ``getrandbits``), written out here:
@@ -34,13 +113,13 @@ def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T,
         steps = _STEPS[len(cards)] = tuple(
             (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
         )
-    getrandbits = _rng(seed, "deck", round_no).getrandbits
+    getrandbits = generator.getrandbits
     for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
+    return cards
 
 
 _STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -54,6 +133,23 @@ def roll(seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]
     return tuple(die[rng.randrange(len(die))] for die in dice)
 
 
+def fast_roll(
+    seed: int | str, round_no: int, index: int, dice: Sequence[Sequence[T]]
+) -> tuple[T, ...]:
+    """:func:`roll`'s faces, the generator built by :func:`seeded` and ``randrange`` written
+    out (``_randbelow``: ``getrandbits`` of the size's bit length until below it)."""
+    getrandbits = seeded(f"{seed}:roll:{round_no}:{index}").getrandbits
+    faces = []
+    for die in dice:
+        n = len(die)
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        faces.append(die[j])
+    return tuple(faces)
+
+
 def new_seed() -> int:
     """A fresh seed for a game whose host gave none (the only unseeded draw)."""
     return random.SystemRandom().randrange(2**63)
@@ -62,3 +158,8 @@ def new_seed() -> int:
 def chooser(seed: int | str, *where: object) -> random.Random:
     """A private generator for an AI player's choices."""
     return _rng(seed, "ai", *where)
+
+
+def fast_chooser(seed: str, *where: str) -> Twister:
+    """:func:`chooser`'s Twister, in the same state, built by :func:`seeded`."""
+    return seeded(":".join((seed, "ai", *where)))

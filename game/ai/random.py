@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from game import rng
 from game.actions import Action
@@ -23,7 +23,15 @@ class RandomPlayer:
 
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """The same choice as ``choose``, from the legal actions alone (the fast path)."""
-        return legal[int(self._random() * len(legal))]
+        return legal[int(self._random() * len(legal))]  # uniform_pick, inlined (every turn)
+
+    @classmethod
+    def draws(cls, seed: str) -> Callable[[], float]:
+        """The numbers the player made with ``seed`` picks by, one per decision, from the
+        same generator built for less (``rng.fast_chooser``'s, written in): ``simulate``
+        plays line-ups of ``random`` players on the fast path with these
+        (``RuleSet.play_round_uniformly``)."""
+        return rng.seeded(f"{seed}:ai:{cls.name}").random
 
 
 register(RandomPlayer.name, RandomPlayer)

@@ -1,21 +1,22 @@
 """``python -m game simulate``: AI-only games, one JSON object of statistics on stdout.
 
-With ``--rotate`` it is a tournament instead (:mod:`game.cli.tournament`): every
-deal is played once per rotation of the ``--ai`` line-up and a table of wins,
-average points and decision times per AI and per seat is printed.
+With ``--rotate`` it is a tournament instead (:mod:`game.cli.tournament`): every deal is
+played once per rotation of the ``--ai`` line-up and a table of wins, average points and
+decision times per AI and per seat is printed.
 
-Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI
-chooses from its own generator seeded ``"S:i:k"``, so the same arguments give
-the same games and the same numbers (timings aside).
+Game ``i`` (0-based) is dealt from the seed ``"S:i"`` and seat ``k``'s AI chooses from its
+own generator seeded ``"S:i:k"``, so the same arguments give the same games and the same
+numbers (timings aside).
 
-Without ``--records``, games whose every AI decides from the legal actions alone (``random``:
-``ai.LegalOnlyPlayer``) are played on the fast path (:class:`game.fast.FastGame`, drawing
-decks and rolls from the same seed as :class:`game.Game`): the same games, the same
-winners and scores, several times faster. ``heuristic`` and ``hard`` decide from a seat's
-full :class:`~game.views.PlayerView` (the hand sorted, the seats' chips, this round's
-cards seen, which ``hard`` guesses the hidden hands from), which the fast path does not
-build, so a line-up with any of them (or one keeping records, which need the full
-engine's history) is played on the full engine.
+Without ``--records``, games whose every AI picks uniformly from the legal actions by its
+own generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
+(:class:`FastRun`: :mod:`game.fast`'s state and rule-set steps, drawing decks and rolls from
+the same seed as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``):
+the same games, the same winners and scores, more than twice as fast. ``heuristic`` and
+``hard`` decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the
+seats' chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which
+the fast path does not build, so a line-up with any of them (or one keeping records, which
+need the full engine's history) is played on the full engine.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ from game import ai
 from game.cli import add_option_arguments, parse_options
 from game.cli.tournament import make_player, run_tournament
 from game.errors import MalformedRecord
-from game.fast import FastGame, SeededChance
+from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
+from game.rng import fast_shuffled_deck
 from game.rules import find as find_rules
 from game.rules import names as variant_names
+from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
@@ -64,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--records",
         metavar="DIR",
         help="write each game's record here (plays on the full engine: without records, "
-        "line-ups of random AIs play on the fast path, the same games several times faster; "
+        "line-ups of random AIs play on the fast path, the same games over twice as fast; "
         "heuristic and hard need the full engine's player views)",
     )
     parser.add_argument(
@@ -139,36 +142,75 @@ def play_one(
     return game, ai.play_out(game, players)
 
 
+class FastRun:
+    """``play_one`` on the fast path for a line-up of ``random`` AIs (:func:`fast_capable`):
+    the same games, seed for seed, as :class:`game.fast.FastGame` plays them.
+
+    Game ``index`` takes its decks and rolls from ``"seed:index"`` as on the full engine
+    (:class:`SeededChance`), and seat ``k`` picks by its AI's draws from ``"seed:index:k"``
+    (``RandomPlayer.draws``: the same generator); each round is played by the rule set's
+    ``play_round_uniformly``. What does not change from game to game (the rule set, the
+    options) is looked up once per run.
+    """
+
+    def __init__(self, variant: str, ais: list[str], options: dict[str, int], seed: str) -> None:
+        self.rules = find_rules(variant)
+        self.options = self.rules.validate_options(options)
+        self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
+        self.seed = seed
+        self.deck = self.rules.deck()
+        self.rounds = 0
+        """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
+
+    def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
+        """Game ``index``: the winners, the final scores and the action count.
+
+        ``FastGame``'s deal and ``finish_round``, written out: a game here is only dealt,
+        played round by round and scored (``SeededChance.pile`` keeps the pile as dealt)."""
+        rule_set = self.rules
+        options = self.options
+        seed = f"{self.seed}:{index}"
+        draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
+        chance = SeededChance(seed)
+        players = len(draws)
+        state = State.new(players)
+        rule_set.setup_game(state, options)
+        deal, deck, play_round = rule_set.deal, self.deck, rule_set.play_round_uniformly
+        score_round, is_over = rule_set.score_round, rule_set.is_over
+        actions = 0
+        while True:
+            deal(state, fast_shuffled_deck(seed, state.round_no, deck))  # SeededChance.deck
+            actions += play_round(state, draws, chance)
+            score_round(state, False)
+            if is_over(state, options):
+                break
+            state.round_no += 1
+            state.pending_roll = None
+            state.pending_drawn = None
+            state.resolve_mode = None
+        state.phase = Phase.FINISHED
+        state.to_act = None
+        state.winners = winners = rule_set.winners(state)
+        self.rounds = state.round_no
+        return winners, list(map(state.score, range(players))), actions
+
+
 def play_one_fast(
     variant: str,
     ais: list[str],
     options: dict[str, int],
     seed: str,
     index: int,
-    iterations: int | None = None,
 ) -> tuple[tuple[int, ...], list[int], int]:
-    """``play_one`` on the fast path: the same game (decks and rolls from ``"seed:index"``,
-    each seat's choices from its generator) when every AI is a ``LegalOnlyPlayer``
-    (:func:`fast_capable`); returns the winners, the final scores and the action count."""
-    sim = FastGame.new(variant, len(ais), options, chance=SeededChance(f"{seed}:{index}"))
-    choose = [
-        make_player(name, f"{seed}:{index}:{seat}", iterations).choose_legal  # type: ignore[attr-defined]
-        for seat, name in enumerate(ais)
-    ]
-    state = sim.state
-    legal = sim.legal
-    apply = sim.apply
-    actions = 0
-    while not sim.finished:
-        apply(choose[state.to_act](legal()))  # type: ignore[index]
-        actions += 1
-    return sim.winners, sim.scores(), actions
+    """Game ``index`` of :class:`FastRun` (one game: tests)."""
+    return FastRun(variant, ais, options, seed).play(index)
 
 
 def fast_capable(ais: list[str]) -> bool:
-    """Whether every AI of the line-up decides from the legal actions alone (``choose_legal``,
-    ``ai.LegalOnlyPlayer``), so the game can be played on the fast path."""
-    return all(hasattr(make_player(name, "probe", None), "choose_legal") for name in ais)
+    """Whether every AI of the line-up picks uniformly from the legal actions by its own
+    generator's numbers (``draws``: the ``random`` AI), so the game can be played on the
+    fast path."""
+    return all(hasattr(ai.find(name.split(":")[0]), "draws") for name in ais)
 
 
 def seat_ais(requested: list[str] | None, players: int) -> list[str]:
@@ -235,14 +277,13 @@ def run(args: argparse.Namespace) -> int:
         records.mkdir(parents=True, exist_ok=True)
     step = max(args.games // 100, 1)
     tally = Tally(args.players)
-    fast = records is None and fast_capable(ais)
+    fast = FastRun(args.variant, ais, options, str(args.seed)) if (
+        records is None and fast_capable(ais)
+    ) else None
     started = time.perf_counter()
     for index in range(args.games):
-        if fast:
-            winners, scores, actions = play_one_fast(
-                args.variant, ais, options, str(args.seed), index, args.iterations
-            )
-            tally.add_result(winners, scores, actions)
+        if fast is not None:
+            tally.add_result(*fast.play(index))
         else:
             game, actions = play_one(
                 args.variant, ais, options, str(args.seed), index, args.iterations

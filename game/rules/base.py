@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, Protocol
 
+from game import rng
 from game.actions import Action, ActionType
 from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.errors import IllegalAction, MalformedRecord
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
 from game.state import Phase, RoundChance, State
+
+Roller = Callable[[int | str, int, int, Sequence[Sequence[Card]]], tuple[Card, ...]]
+"""``rng.roll`` or ``rng.fast_roll``: a roll's faces from the seed, the round, the index."""
 
 HAND_SIZE = 6
 WHITE_POINTS = 1
@@ -123,8 +127,11 @@ class RuleSet:
         """Whether ``action`` consumes a chance outcome (a dice roll)."""
         return False
 
-    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        """A roll drawn from the seed (only rule sets with dice have one)."""
+    def random_roll(
+        self, seed: int | str, round_no: int, index: int, roller: Roller = rng.roll
+    ) -> tuple[Card, Card, Card]:
+        """A roll drawn from the seed by ``roller`` (``rng.roll``, or ``rng.fast_roll``: the
+        same faces); only rule sets with dice have one."""
         raise NotImplementedError(f"{self.name} has no dice")
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -147,6 +154,24 @@ class RuleSet:
         """
         raise NotImplementedError
 
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """Play the round on to its end, each seat taking ``actions.uniform_pick`` of the legal
+        actions with a number from its ``draws`` (the ``random`` AI); the actions taken.
+
+        The fast listing and ``step``, one action after another; a rule set may fuse them
+        (classic does: tests/game/test_uniform.py plays both ways to show they agree).
+        """
+        listing = self.fast_listing()
+        step = self.step
+        actions = 0
+        while not state.round_over:
+            legal = listing(state)
+            step(state, legal[int(draws[state.to_act]() * len(legal))], chance)  # type: ignore[index]
+            actions += 1
+        return actions
+
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
         """A roll drawn with ``random`` (a ``random.Random().random``; rule sets with dice)."""
         raise NotImplementedError(f"{self.name} has no dice")
@@ -167,9 +192,24 @@ class RuleSet:
         events: list[Event] = []
         n = state.players
         points = [0] * n
-        items: list[list[ScoreItem]] = [[] for _ in range(n)] if report else []
         emptied = state.ender if state.emptied else None
         hands = state.hands
+        if not report:  # the fast path: the same chips, the helpers inlined, nothing built
+            white, black = state.white, state.black
+            for seat in range(n):
+                if seat == emptied:
+                    points[seat] = -CHIP_POINTS[return_chip(state, seat)]
+                    continue
+                numbers, llama = hand_points(hands[seat])
+                total = white[seat] + numbers  # gain_white, and a black chip for llamas
+                black[seat] += total // BLACK_POINTS + llama
+                white[seat] = total % BLACK_POINTS
+                points[seat] = numbers + LLAMA_POINTS * llama
+            self.score_extras(state, points, None)
+            for kept, gained in zip(state.round_points, points, strict=True):
+                kept.append(gained)
+            return events
+        items: list[list[ScoreItem]] = [[] for _ in range(n)]
         for seat in range(n):
             if seat == emptied:
                 colour = return_chip(state, seat)
@@ -203,14 +243,13 @@ class RuleSet:
 
     def is_over(self, state: State, options: Mapping[str, int]) -> bool:
         """docs/rules.md §1 game end: someone reached the target."""
-        target = options["target"]
-        return any(state.score(s) >= target for s in range(state.players))
+        return max(map(state.score, range(state.players))) >= options["target"]
 
     def winners(self, state: State) -> tuple[int, ...]:
         """Fewest points wins; ties share."""
-        scores = [state.score(s) for s in range(state.players)]
+        scores = list(map(state.score, range(state.players)))
         best = min(scores)
-        return tuple(s for s in range(state.players) if scores[s] == best)
+        return tuple([s for s in range(state.players) if scores[s] == best])
 
     def refuse(self, state: State, action: Action, what: str | None = None) -> IllegalAction:
         """The error for an action that is not legal now (``what`` names it for people)."""
@@ -239,6 +278,8 @@ class Chance(Protocol):
 
 
 # ---- shared mechanics ----------------------------------------------------
+
+
 
 
 RETURNED_ITEMS: dict[str | None, ScoreItem] = {

@@ -13,6 +13,7 @@ from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     HAND_SIZE,
+    Roller,
     RuleSet,
     end_round,
     leave_round,
@@ -112,8 +113,10 @@ class Dice(RuleSet):
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
 
-    def random_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        a, b, c = rng.roll(seed, round_no, index, DICE)
+    def random_roll(
+        self, seed: int | str, round_no: int, index: int, roller: Roller = rng.roll
+    ) -> tuple[Card, Card, Card]:
+        a, b, c = roller(seed, round_no, index, DICE)
         return (a, b, c)
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -144,6 +147,62 @@ class Dice(RuleSet):
         if action.type is ActionType.ROLL:
             roll = chance.roll(self, state.round_no, state.rolls_used)
         self._act(state, action, roll, None)
+
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """The listing, the uniform pick and ``step`` fused (``simulate``'s ``random``
+        line-ups, ``FastRun``): roll or quit; after a roll the same seat picks among the
+        discards (in ``discards`` order) or the row tiles it may take (in ``PLAIN_VALUES``
+        order). Nothing of a pending roll is kept: a turn ends within the call."""
+        seat = state.to_act
+        if seat is None:
+            return 0
+        hands = state.hands
+        row = state.row if state.row is not None else []
+        roll = chance.roll
+        round_no = state.round_no
+        actions = 0
+        while True:
+            draw = draws[seat]
+            actions += 1
+            if int(draw() * 2):  # [ROLL, QUIT]: quit
+                leave_round(state, seat)
+                if state.round_over:
+                    return actions
+                seat = state.to_act  # type: ignore[assignment]
+                continue
+            rolled = roll(self, round_no, state.rolls_used)
+            state.rolls_used += 1
+            a, b, c = rolled
+            hand = hands[seat]
+            if a is LLAMA_CARD and b is LLAMA_CARD and c is LLAMA_CARD:
+                return_chip(state, seat)
+            elif a in hand or b in hand or c in hand:
+                actions += 1
+                key = (rolled, hand.count(a), hand.count(b), hand.count(c))
+                listed = remembered_discards(key, rolled, hand)
+                for tile in listed[int(draw() * len(listed))].tiles:
+                    hand.remove(tile)
+                if not hand:
+                    end_round(state, seat, emptied=True)
+                    return actions
+            elif (a in row or b in row or c in row) and others_in(state, seat):
+                actions += 1
+                takeable = [t for t in PLAIN_VALUES if t in rolled and t in row]
+                tile = takeable[int(draw() * len(takeable))]
+                row.remove(tile)
+                hand.append(tile)
+                if not row:
+                    end_round(state, seat)
+                    return actions
+            else:  # a bust
+                state.busted = tuple(row)
+                hand.extend(row)
+                state.row = []
+                end_round(state, seat)
+                return actions
+            seat = state.to_act = next_active(state, seat)  # type: ignore[assignment]
 
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
         a, b, c = DICE

@@ -171,6 +171,103 @@ class Kadabra(Shedding):
         actions.append(QUIT)
         return actions
 
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """``fast_legal_actions``, the uniform pick and ``step`` fused, without building
+        actions: the pick's index is read against the listing's order (the plays, a giving
+        ``1`` once per recipient in its place, draw, skip, quit), then the chosen action's
+        effects are those of ``step``. ``simulate``'s ``random`` line-ups play this way."""
+        hands = state.hands
+        quit_ = state.quit
+        pile = state.draw_pile
+        white, black = state.white, state.black
+        seat = state.to_act
+        top = state.top
+        if seat is None or top is None:
+            return 0
+        n = state.players
+        after = [*range(1, n), 0]  # the seat after each (next_active, inlined)
+        left = quit_.count(False)
+        actions = 0
+        while True:
+            actions += 1
+            hand = hands[seat]
+            playable = PLAYABLE_ON[top]
+            plays = [c for c in dict.fromkeys(hand) if c in playable]
+            count = len(plays)
+            gifts: list[int] | None = None
+            if left > 1 and ONE in plays and (
+                white[seat] or state.token == seat or black[seat]
+                or state.stage_white + state.stage_black >= SHOW_THRESHOLD
+            ):  # a 1 that gives: once per recipient, in its place
+                gifts = [to for to in range(n) if to != seat and not quit_[to]]
+                listed = count - 1 + len(gifts)
+            else:
+                listed = count
+            can_draw = left > 1 and bool(pile)
+            can_skip = state.token == seat
+            pick = int(draws[seat]() * (listed + can_draw + can_skip + 1))
+            card: Card | None = None
+            give_to: int | None = None
+            if pick < listed:
+                if gifts is None:
+                    card = plays[pick]
+                else:
+                    at = plays.index(ONE)
+                    if pick < at:
+                        card = plays[pick]
+                    elif pick < at + len(gifts):
+                        card, give_to = ONE, gifts[pick - at]
+                    else:
+                        card = plays[pick - len(gifts) + 1]
+                kind = ActionType.PLAY
+            else:
+                rest = pick - listed
+                if can_draw and rest == 0:
+                    kind = ActionType.DRAW
+                elif can_skip and rest == can_draw:
+                    kind = ActionType.SKIP
+                else:
+                    kind = ActionType.QUIT
+            if (
+                state.stage_white + state.stage_black >= SHOW_THRESHOLD
+                and kind is not ActionType.SKIP
+                and card is not LLAMA_CARD
+            ):  # the show's stage goes to whoever acts
+                staged_white, staged_black = state.stage_white, state.stage_black
+                state.stage_white = state.stage_black = 0
+                gain_white(state, seat, staged_white)
+                black[seat] += staged_black
+            if card is not None:
+                hand.remove(card)
+                state.top = top = card
+                if card is ONE:  # a card has at most one effect
+                    if give_to is not None:
+                        give(state, seat, give_to)
+                elif card is LLAMA_CARD:
+                    stage_chip(state, seat)
+                elif card.symbol is Symbol.STAR:
+                    state.token = seat
+                elif card.symbol is Symbol.DRAW and hand:
+                    forced_draw(state, seat)
+                if not hand:
+                    end_round(state, seat, emptied=True)
+                    return actions
+            elif kind is ActionType.DRAW:
+                hand.append(pile.pop())
+            elif kind is ActionType.SKIP:
+                state.token = None
+            else:
+                quit_[seat] = True
+                left -= 1
+                if not left:
+                    end_round(state, seat)
+                    return actions
+            seat = after[seat]
+            while quit_[seat]:
+                seat = after[seat]
+
     # ---- effects ---------------------------------------------------------
     def step(self, state: State, action: Action, chance: Chance) -> None:
         """``apply`` for the fast path with the hooks inlined and nothing reported."""

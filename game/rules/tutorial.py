@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar
 
@@ -33,6 +33,8 @@ def penalty(card: Card) -> int:
 
 
 PLAY_ACTIONS = {card: play(card) for card in PLAIN_VALUES}
+PLAY_VALUES = {card: play_value(card) for card in PLAIN_VALUES}
+PENALTIES = {card: penalty(card) for card in PLAIN_VALUES}
 DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
 """The deck, built once (every deal asks for it)."""
 CARD_ITEMS = {
@@ -163,6 +165,67 @@ class Tutorial(RuleSet):
             state.stop_on_llama = top is LLAMA_CARD
             end_round(state, seat)
 
+    def play_round_uniformly(
+        self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
+    ) -> int:
+        """``legal_actions``, the uniform pick and ``step`` fused, without building actions:
+        after a playable draw, play it or pass; else the plays (each card once, in hand
+        order, worth at least the top), draw (a card left), stop. ``simulate``'s ``random``
+        line-ups play this way."""
+        hands = state.hands
+        quit_ = state.quit
+        pile = state.draw_pile
+        seat = state.to_act
+        top = state.top
+        if seat is None or top is None:
+            return 0
+        after = [*range(1, state.players), 0]  # the seat after each (next_active, inlined)
+        actions = 0
+        while True:
+            actions += 1
+            hand = hands[seat]
+            drawn = state.pending_drawn
+            if state.phase is Phase.DRAWN and drawn is not None:  # play it, or pass
+                state.phase = Phase.PLAY
+                state.pending_drawn = None
+                if int(draws[seat]() * 2) == 0:
+                    hand.remove(drawn)
+                    state.top = top = drawn
+                    if not hand:
+                        end_round(state, seat, emptied=True)
+                        return actions
+            else:
+                floor = PLAY_VALUES[top]
+                plays = [c for c in dict.fromkeys(hand) if PLAY_VALUES[c] >= floor]
+                count = len(plays)
+                pick = int(draws[seat]() * (count + 2 if pile else count + 1))
+                if pick < count:
+                    card = plays[pick]
+                    hand.remove(card)
+                    state.top = top = card
+                    if not hand:
+                        end_round(state, seat, emptied=True)
+                        return actions
+                elif pile and pick == count:
+                    card = pile.pop()
+                    hand.append(card)
+                    state.pile_emptied = not pile
+                    if PLAY_VALUES[card] >= PLAY_VALUES[top]:
+                        state.phase = Phase.DRAWN
+                        state.pending_drawn = card
+                        continue  # the same player plays it or passes
+                else:  # stop
+                    state.stopper = seat
+                    state.stop_on_llama = top is LLAMA_CARD
+                    end_round(state, seat)
+                    return actions
+            if state.pile_emptied:  # _end_turn, inlined
+                end_round(state, seat)
+                return actions
+            seat = after[seat]
+            while quit_[seat]:
+                seat = after[seat]
+
     def _end_turn(self, state: State, seat: int) -> None:
         """Fine point 19: the turn in which the pile ran out ends the round."""
         if state.pile_emptied:
@@ -181,11 +244,12 @@ class Tutorial(RuleSet):
         for seat in range(state.players):
             if seat == stopped:
                 items: tuple[ScoreItem, ...] = (STOPPED_ITEM,)
+                value = STOP_BONUS
             elif report:  # the breakdown lists the hand in order
                 items = tuple(map(CARD_ITEMS.__getitem__, sort_cards(state.hands[seat])))
-            else:
-                items = tuple(map(CARD_ITEMS.__getitem__, state.hands[seat]))
-            value = sum(map(_points, items))
+                value = sum(map(_points, items))
+            else:  # the fast path: the items' points straight from the cards
+                value = -sum(map(PENALTIES.__getitem__, state.hands[seat]))
             state.totals[seat] += value
             state.round_points[seat].append(value)
             points.append(value)

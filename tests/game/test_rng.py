@@ -6,7 +6,16 @@ from __future__ import annotations
 import random
 
 from game import find_rules, variant_names
-from game.rng import shuffled_deck
+from game.rng import (
+    chooser,
+    fast_chooser,
+    fast_roll,
+    fast_shuffled_deck,
+    roll,
+    seeded,
+    shuffled_deck,
+    unrolled_shuffle,
+)
 
 
 def test_shuffled_deck_is_random_shuffle() -> None:
@@ -19,3 +28,42 @@ def test_shuffled_deck_is_random_shuffle() -> None:
                 expected = list(deck)
                 random.Random(f"{seed}:deck:{round_no}").shuffle(expected)
                 assert shuffled_deck(seed, round_no, deck) == tuple(expected)
+
+
+def test_seeded_is_random_random_of_the_text() -> None:
+    """``rng.seeded`` builds ``random.Random(text)``'s Twister the cheap way: the same
+    state, so the same draws (the fast path's generators must be the full engine's)."""
+    for text in ("", "0", "s:0:deck:1", "bench:12:3:ai:random", "é☃:x" * 9, "x" * 300):
+        expected = random.Random(text)
+        generator = seeded(text)
+        assert generator.getstate() == expected.getstate()[1]
+        assert [generator.random() for _ in range(50)] == [expected.random() for _ in range(50)]
+        for k in (1, 6, 31, 32, 33, 64, 100):
+            assert generator.getrandbits(k) == expected.getrandbits(k)
+        assert generator.getstate() == expected.getstate()[1]
+
+
+def test_the_fast_chance_is_the_full_engines() -> None:
+    """Decks, rolls and choosers built by ``seeded`` are those of ``shuffled_deck``,
+    ``roll`` and ``chooser``."""
+    dice = [find_rules("dice").deck()[:6], ("a", "b", "c"), tuple(range(9))]
+    for index in range(200):
+        seed = f"same:{index}"
+        for variant in variant_names():
+            deck = find_rules(variant).deck()
+            round_no = 1 + index % 7
+            assert tuple(fast_shuffled_deck(seed, round_no, deck)) == shuffled_deck(
+                seed, round_no, deck
+            )
+        assert fast_roll(seed, 2, index, dice) == roll(seed, 2, index, dice)
+        assert fast_chooser(seed, "random").getstate() == chooser(seed, "random").getstate()[1]
+
+
+def test_the_unrolled_shuffle_is_random_shuffle() -> None:
+    """``fast_shuffled_deck`` shuffles with straight-line code made per deck size."""
+    for size in (0, 1, 2, 3, 7, 36, 56, 60, 64, 65):
+        shuffle = unrolled_shuffle(size)
+        for seed in range(300):
+            expected = list(range(size))
+            random.Random(f"u:{seed}").shuffle(expected)
+            assert shuffle(random.Random(f"u:{seed}").getrandbits, list(range(size))) == expected

@@ -1,0 +1,93 @@
+"""``RuleSet.play_round_uniformly``: a round played by uniform picks from the legal actions
+(the ``random`` AI). Every rule set fuses listing, pick and step; whatever
+they do must be what the fast listing and ``step`` do, pick for pick, in every round of every
+game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game import find_rules, variant_names
+from game.actions import Action, play, uniform_pick
+from game.ai.random import RandomPlayer
+from game.cards import ALL_CARDS
+from game.fast import FastGame, SeededChance
+from game.rules.base import RuleSet
+from game.rules.classic import FOLLOWERS
+from game.rules.shedding import DECK, PLAYABLE_ON
+from game.state import State
+
+GAMES = 100
+FUSED = [
+    name for name in variant_names()
+    if type(find_rules(name)).play_round_uniformly is not RuleSet.play_round_uniformly
+]
+"""The rule sets with a round of their own (the others play the reference itself)."""
+
+
+def draws(seed: str, players: int) -> list:
+    return [random.Random(f"{seed}:{seat}").random for seat in range(players)]
+
+
+def shake(state: State, shaken: random.Random) -> None:
+    """Chips, the magic token and the stage set at random at a round's start (a state the
+    games rarely reach by themselves: a token holder without chips, a show on at once)."""
+    for seat in range(state.players):
+        state.white[seat] = shaken.choice((0, 0, 0, 1, 4))
+        state.black[seat] = shaken.choice((0, 0, 1))
+    state.token = shaken.choice([None, *range(state.players)])
+    state.stage_white = shaken.choice((0, 3, 4, 5, 7))
+    state.stage_black = shaken.choice((0, 1, 2))
+
+
+def test_every_rule_set_fuses_its_round() -> None:
+    assert variant_names() == FUSED
+
+
+@pytest.mark.parametrize("variant", FUSED)
+def test_a_rule_sets_uniform_round_is_listing_pick_and_step(variant: str) -> None:
+    rule_set = find_rules(variant)
+    rounds = 0
+    for game_no in range(GAMES):
+        players = 2 + game_no % 5
+        seed = f"uniform:{game_no}"
+        fused = FastGame.new(variant, players, chance=SeededChance(seed))
+        reference = FastGame.new(variant, players, chance=SeededChance(seed))
+        fused_draws, reference_draws = draws(seed, players), draws(seed, players)
+        shaken, shaken_too = random.Random(seed), random.Random(seed)
+        while not fused.finished:
+            if game_no % 2:  # chips, token and stage anywhere: the rare branches too
+                shake(fused.state, shaken)
+                shake(reference.state, shaken_too)
+            taken = rule_set.play_round_uniformly(fused.state, fused_draws, fused.chance)
+            expected = RuleSet.play_round_uniformly(
+                rule_set, reference.state, reference_draws, reference.chance
+            )
+            assert taken == expected, f"game {game_no}, round {fused.state.round_no}"
+            assert fused.state == reference.state, f"game {game_no}, round {rounds}"
+            fused.finish_round()
+            reference.finish_round()
+            rounds += 1
+        assert reference.finished
+    assert rounds > GAMES
+
+
+def test_the_random_ai_picks_uniformly() -> None:
+    """``RandomPlayer.choose_legal`` is ``uniform_pick`` with its generator's next number,
+    and ``draws`` gives that generator's numbers."""
+    player = RandomPlayer("p:1")
+    numbers = RandomPlayer.draws("p:1")
+    for size in range(1, 200):
+        legal: list[Action] = [play(card) for card in ALL_CARDS[: 1 + size % len(ALL_CARDS)]]
+        assert player.choose_legal(legal) is uniform_pick(legal, numbers())
+    assert uniform_pick(["a", "b", "c"], 0.0) == "a"
+    assert uniform_pick(["a", "b", "c"], 0.999999) == "c"
+    assert uniform_pick(["a", "b", "c"], 0.5) == "b"
+
+
+def test_classic_followers_are_what_may_go_on_each_card() -> None:
+    for top, pair in FOLLOWERS.items():
+        assert set(pair) == set(DECK) & PLAYABLE_ON[top]
+        assert pair[0] is top
