@@ -64,7 +64,9 @@ CONSTANT = {
     "cogs.card_emojis.FACES", "cogs.pictures.FACES",
     "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
-    "game.rng._STEPS",  # per deck size: one entry per rule set's deck
+    "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
+    "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
+    "game.rules.tutorial.PENALTIES",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
 }
 """Filled at import or start-up, by the code's own tables: not caches."""
