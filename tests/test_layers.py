@@ -15,6 +15,7 @@ import ast
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,13 +72,20 @@ def imported(name: str, source: str, known: set[str], is_package: bool = False
 
 def import_graph(root: Path = ROOT) -> dict[str, dict[str, int]]:
     """module -> {imported module (project modules and top-level others): line}."""
-    found = modules(root)
-    known = set(found)
+    sources = tuple((name, path.read_text(encoding="utf-8"), path.name == "__init__.py")
+                    for name, path in modules(root).items())
+    return {name: dict(edges) for name, edges in graph_of(sources).items()}
+
+
+@lru_cache(maxsize=4)
+def graph_of(sources: tuple[tuple[str, str, bool], ...]) -> dict[str, dict[str, int]]:
+    """The graph of these ``(module, source, is_package)``: parsed once per test process
+    for the checks that read the same files (some 300 files, a second or so)."""
+    known = {name for name, _, _ in sources}
     graph: dict[str, dict[str, int]] = {}
-    for name, path in found.items():
+    for name, source, is_package in sources:
         edges = graph.setdefault(name, {})
-        source = path.read_text(encoding="utf-8")
-        for target, line in imported(name, source, known, path.name == "__init__.py"):
+        for target, line in imported(name, source, known, is_package):
             edges.setdefault(target, line)
     return graph
 

@@ -214,7 +214,7 @@ def _check_replay(game: Game) -> None:
     assert to_dict(result.game) == record
 
 
-pytestmark = pytest.mark.slow  # a hundred whole games per rule set (hypothesis profile)
+pytestmark = pytest.mark.slow  # 40 whole games per rule set (the hypothesis profile)
 
 GAMES = st.tuples(
     st.integers(2, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(1, 150)

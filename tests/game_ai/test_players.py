@@ -20,7 +20,7 @@ def test_registry_names_and_unknown_ai() -> None:
 
 LEGAL_GAMES = {("heuristic", "dice"): 5}
 """Whole games per AI and rule set (else 15). The dice heuristic weighs every roll a few
-rolls ahead (about a second a game here): 5 games, some 700 choices, already reach every
+rolls ahead (half a second a game here): 5 games, some 700 choices, already reach every
 branch of its plan (discard, take, roll on, quit) and every dice rule that 15 reach."""
 
 

@@ -113,9 +113,11 @@ function draw() {
     .filter((m) => !state.dismissed.has(m.id)))
     .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
   const before = new Set([...box.children].map((node) => node.dataset.id));
-  // a message unchanged keeps its element: its pictures stay loaded, nothing jumps
+  // a message unchanged keeps its element: its pictures stay loaded, nothing jumps. (Its
+  // drawing is the same for every member, who is read when they click: switching member
+  // draws only what is new, not the whole channel again.)
   const nodes = visible.map((m) => {
-    const key = `${state.generation}:${state.me}`;
+    const key = state.generation;
     const drawn = state.drawn.get(m.id);
     if (drawn && drawn.msg === m && drawn.key === key) return drawn.node;
     const node = drawMessage(m);
