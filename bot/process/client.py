@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -58,7 +59,8 @@ def intents() -> discord.Intents:
 
 @dataclass(frozen=True)
 class Wiring:
-    """What the layer above adds to the bot: discord.py extensions (loaded in order), the
+    """What the layer above adds to the bot: the cogs' modules (each imported once, its
+    ``setup(bot)`` run, in order), the
     item classes that answer clicks (bot/process/clicks.py), the answer to a command that failed
     (also a forged click's refusal), and what to do with an interaction once answered (let go
     of it: cogs/discord_compat.py)."""
@@ -125,7 +127,10 @@ class LamaBot(commands.AutoShardedBot):
                                                THREADS_SETTING)
         await self.sessions.dm_prefs.load()  # who opted in to DMs (bot/sessions/user_prefs.py)
         for extension in wiring.names:
-            await self.load_extension(extension)
+            # imported once per process; its setup adds its cog (discord.py's load_extension
+            # runs the module's code afresh at every load, for hot reloads, which lama never
+            # does: the bot's start-up paid for compiling the cogs' commands again each time)
+            await importlib.import_module(extension).setup(self)
         self.tree.add_command(self.lama)
         if wiring.on_error is not None:
             self.tree.error(self._command_refused)
@@ -184,10 +189,28 @@ class LamaBot(commands.AutoShardedBot):
         if await self.store.app_value(key) == digest:
             log.info("commands unchanged; not syncing")
             return False
-        await self.tree.sync(guild=guild)
+        await self._upload_commands(payload, guild)
         await self.store.set_app_value(key, digest)
         log.info("commands synced (%s)", f"guild {guild.id}" if guild else "global")
         return True
+
+    async def _upload_commands(self, payload: list[dict[str, Any]],
+                               guild: discord.Object | None) -> None:
+        """What ``CommandTree.sync`` sends, with the payload already translated for the digest:
+        translating the tree is most of a sync's work, done once rather than twice."""
+        if self.application_id is None:
+            raise app_commands.MissingApplicationID
+        try:
+            if guild is None:
+                await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+            else:
+                await self.http.bulk_upsert_guild_commands(self.application_id, guild.id,
+                                                           payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                raise app_commands.CommandSyncFailure(
+                    error, self.tree.get_commands(guild=guild)) from None
+            raise
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (%s)", self.user, len(self.guilds),

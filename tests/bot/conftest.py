@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from bot import Settings, create_bot
 from bot.common.clock import ManualClock
 from bot.process.client import LamaBot
+from bot.store.sqlite import SqliteStore
 from fakediscord import MANAGE_MESSAGES, FakeDiscord, Guild, Member, TextChannel
 from tests import pg
 
@@ -88,8 +91,27 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         await pg.drop_database(server, url)
 
 
+@pytest.fixture(scope="session")
+def empty_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty store at the current schema, made once per worker by the bot's own code
+    (``SqliteStore.open`` on a new file: the migrations, WAL), then closed."""
+    path = tmp_path_factory.mktemp("empty-store") / "lama.db"
+
+    async def make() -> None:
+        store = SqliteStore(str(path))
+        await store.open()
+        await store.close()
+
+    asyncio.run(make())
+    return path
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, empty_store: Path) -> Settings:
+    """A copy of :func:`empty_store` for each test: a new file's migrations and their syncs
+    were a third of a small test's start (a new file is tested by tests/bot/test_store.py,
+    tests/bot/test_migrations.py and every test that makes its own settings)."""
+    shutil.copyfile(empty_store, tmp_path / "lama.db")
     return make_settings(tmp_path)
 
 

@@ -18,7 +18,7 @@ FACE = re.compile(r"<:lama_[a-z0-9_]+:\d+>")
 
 
 async def synced(bot: LamaBot) -> None:
-    cog = bot.get_cog("CardEmojis")  # loaded as an extension: its own module object
+    cog = bot.get_cog("CardEmojis")  # this bot's cog (each bot adds its own)
     task = getattr(cog, "task", None)
     assert task is not None
     await task

@@ -19,7 +19,8 @@ from tests.bot.test_restart import stored_actions, take_turn
 
 
 async def start(world: World, *, ai: bool = False, variant: str = "classic") -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=17)).message
+    """A game to 1 point (one round: each fault falls in it, and the game then ends)."""
+    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=1)).message
     assert lobby is not None
     if ai:
         await world.ana.click(lobby, "Add AI")

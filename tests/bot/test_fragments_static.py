@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "cogs")
 TRANSLATING = {"plural", "pattern", "context"}  # tr.figures/decimal/isolate/join: no msgid
+
+
+@cache
+def _walked(node: ast.AST) -> tuple[ast.AST, ...]:
+    """``ast.walk(node)``, walked once: the fixed points below read each function many times."""
+    return tuple(ast.walk(node))
 
 
 def _is_tr_call(node: ast.AST) -> bool:
@@ -49,26 +56,27 @@ class _Scope:
     def __init__(self, function: ast.AST, translating: set[str]) -> None:
         self.translating = translating
         self.names: set[str] = set()
+        assignments: list[tuple[list[ast.expr], ast.expr]] = []
+        for node in _walked(function):
+            if isinstance(node, ast.Assign):
+                assignments.append((node.targets, node.value))
+            elif (isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr)
+                  and node.value is not None):
+                assignments.append(([node.target], node.value))
         changed = True
         while changed:  # a name assigned from a translation, perhaps through another name
             changed = False
-            for node in ast.walk(function):
-                if isinstance(node, ast.Assign):
-                    targets, value = node.targets, node.value
-                elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr):
-                    targets, value = [node.target], node.value
-                else:
-                    continue
-                if value is None or not self.translated(value):
+            for targets, value in assignments:
+                if not self.translated(value):
                     continue
                 for target in targets:
-                    for name in ast.walk(target):
+                    for name in _walked(target):
                         if isinstance(name, ast.Name) and name.id not in self.names:
                             self.names.add(name.id)
                             changed = True
 
     def translated(self, expression: ast.AST) -> bool:
-        for node in ast.walk(expression):
+        for node in _walked(expression):
             if _is_tr_call(node) or (isinstance(node, ast.Name) and node.id in self.names):
                 return True
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -80,13 +88,16 @@ class _Scope:
 def _translating_functions(functions: dict[str, ast.AST]) -> set[str]:
     """Names of functions that return a translated text (to a fixed point)."""
     names: set[str] = set()
+    returns = {key: [n.value for n in _walked(function)
+                     if isinstance(n, ast.Return) and n.value is not None]
+               for key, function in functions.items()}
     while True:
-        found = {
-            key.split(":")[1] for key, function in functions.items()
-            if any(isinstance(n, ast.Return) and n.value is not None
-                   and _Scope(function, names).translated(n.value)
-                   for n in ast.walk(function))
-        }
+        found = set()
+        for key, function in functions.items():
+            if returns[key]:  # (one scope per function and round, not one per return)
+                scope = _Scope(function, names)
+                if any(scope.translated(value) for value in returns[key]):
+                    found.add(key.split(":")[1])
         if found <= names:
             return names
         names |= found
@@ -140,4 +151,5 @@ def a_title(tr, view):
 
 def test_no_call_site_passes_a_translation_as_a_placeholder_value() -> None:
     found = list(fragments())
+    _walked.cache_clear()  # (the source's trees, no longer needed)
     assert not found, "give each case a whole sentence in the catalog:\n" + "\n".join(found)

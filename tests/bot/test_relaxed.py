@@ -62,7 +62,10 @@ async def test_the_pace_options_and_the_servers_default(world: World) -> None:
 
 async def test_a_relaxed_game_is_stored_with_its_pace(world: World) -> None:
     ana, ben, table = world.ana, world.ben, world.table
-    lobby = (await ana.slash(table, "lama start", pace="relaxed", turn_hours=6)).message
+    reply = await ana.slash(table, "lama start", pace="relaxed", turn_hours=6)
+    # a start slower than cogs.timely.DEFER_AFTER (a busy machine) is deferred: its lobby is
+    # the "thinking" placeholder until edited, and cannot be clicked before
+    lobby = await reply.wait_edit(timeout=WAIT) if reply.type == 5 else reply.message
     assert lobby is not None
     await ben.click(lobby, "Join")
     thread = await started(world, ana, lobby)
