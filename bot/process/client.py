@@ -189,28 +189,10 @@ class LamaBot(commands.AutoShardedBot):
         if await self.store.app_value(key) == digest:
             log.info("commands unchanged; not syncing")
             return False
-        await self._upload_commands(payload, guild)
+        await self.tree.sync(guild=guild)
         await self.store.set_app_value(key, digest)
         log.info("commands synced (%s)", f"guild {guild.id}" if guild else "global")
         return True
-
-    async def _upload_commands(self, payload: list[dict[str, Any]],
-                               guild: discord.Object | None) -> None:
-        """What ``CommandTree.sync`` sends, with the payload already translated for the digest:
-        translating the tree is most of a sync's work, done once rather than twice."""
-        if self.application_id is None:
-            raise app_commands.MissingApplicationID
-        try:
-            if guild is None:
-                await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
-            else:
-                await self.http.bulk_upsert_guild_commands(self.application_id, guild.id,
-                                                           payload=payload)
-        except discord.HTTPException as error:
-            if error.status == 400 and error.code == 50035:
-                raise app_commands.CommandSyncFailure(
-                    error, self.tree.get_commands(guild=guild)) from None
-            raise
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (%s)", self.user, len(self.guilds),
