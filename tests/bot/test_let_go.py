@@ -113,7 +113,7 @@ async def test_a_whole_game_leaves_no_interaction_or_view_for_the_collector(
     """From /lama start to the standings, with an AI seat: every click and command answered,
     the lobby drawn and redrawn, the game's end posted with its Rematch button."""
     with no_automatic_collections():
-        lobby = (await world.ana.slash(world.table, "lama start", target=8)).message
+        lobby = (await world.ana.slash(world.table, "lama start", target=1)).message
         assert lobby is not None
         await world.ana.click(lobby, "Add AI")
         await world.ana.click(lobby, "Start")
