@@ -125,13 +125,16 @@ class Translator:
         self.language = language
         self.rtl = language in RTL
         self._catalog = catalog
+        self._digits = DIGITS.get(language)
 
     def figures(self, value: object) -> str:
         """``value`` as text with this language's digits (markup and links left as they are)."""
         text = str(value)
-        table = DIGITS.get(self.language)
-        if table is None or not any(c.isdigit() for c in text):
+        table = self._digits
+        if table is None:
             return text
+        if "<" not in text and "http" not in text:  # (no markup: MARKUP needs one of them)
+            return text.translate(table)
         out, last = [], 0
         for markup in MARKUP.finditer(text):
             out += [text[last:markup.start()].translate(table), markup[0]]
@@ -197,16 +200,17 @@ class Translator:
         names = _fields(template)
         if not names:
             return template
-        values = dict(params)
+        values = params  # (a call's own keyword arguments: filled in place)
         for name in names:
             if name not in values and name.startswith("cmd_"):
                 values[name] = self.command(name[4:].replace("__", " "))
-        if self.language in DIGITS:
+        if self._digits is not None:
             values = self._localized(template, values)
         if not self.rtl:
             return template.format(**values)
         text = _isolated(template).format(**values)
-        return _MENTION.sub(lambda m: FSI + m[0] + PDI, text)
+        # (_MENTION starts with "<": a text without one has nothing to isolate)
+        return _MENTION.sub(lambda m: FSI + m[0] + PDI, text) if "<" in text else text
 
     def _localized(self, template: str, values: dict[str, object]) -> dict[str, object]:
         """``values`` with their numbers in this language's digits (names and markup kept)."""
