@@ -14,7 +14,7 @@ from bot.words.i18n import Translator
 from bot.words.markdown import BUTTON_LABEL, FIELD_VALUE, clip
 from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
-from cogs.layout import Layout, layout, rows_of
+from cogs.layout import Layout, Sheet, layout, rows_of
 from game import Card, Event, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
@@ -83,7 +83,7 @@ class Payload:
     """What to send or edit a message to."""
 
     content: str | None = None
-    embed: discord.Embed | None = None
+    embed: discord.Embed | Sheet | None = None  # (Sheet: the hands and the table)
     view: discord.ui.View | Components | Layout | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
@@ -214,7 +214,7 @@ def table_message(
     bot/policies/timers.py),
     so its mention of the player to act only names them; posted as a new message it
     notifies the players :func:`notify` is given."""
-    embed = discord.Embed(
+    embed = Sheet(
         title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR,
         timestamp=datetime.datetime.now(datetime.UTC),  # "as of": edits may be merged
     )
