@@ -55,6 +55,10 @@ LANGUAGES = ("en", "fr", "es", "de", "fa")
 TEMPLATES_KEPT = 4096
 """Parsed templates kept per cache (every catalog's messages fit: about 330 per language)."""
 LOCALES_KEPT = 64
+FILLED_KEPT = 4096
+"""Filled texts kept (the newest): a table or a hand is drawn again at every move with
+mostly the same lines (seats, cards, counts, names), each filled once, not at every draw."""
+_FILLED: dict[tuple[object, ...], str] = {}
 """Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
@@ -200,7 +204,20 @@ class Translator:
         names = _fields(template)
         if not names:
             return template
-        values = params  # (a call's own keyword arguments: filled in place)
+        try:  # (the types too: True == 1, and its text is not 1's)
+            key = (self.language, template, *params.items(), *map(type, params.values()))
+            return _FILLED[key]
+        except KeyError:
+            text = _FILLED[key] = self._filled(names, template, params)
+            if len(_FILLED) > FILLED_KEPT:  # the oldest goes (dicts keep insertion order)
+                del _FILLED[next(iter(_FILLED))]
+            return text
+        except TypeError:  # a value that cannot be a key: filled, not kept
+            return self._filled(names, template, params)
+
+    def _filled(self, names: tuple[str, ...], template: str, params: dict[str, object]
+                ) -> str:
+        values = dict(params)
         for name in names:
             if name not in values and name.startswith("cmd_"):
                 values[name] = self.command(name[4:].replace("__", " "))
