@@ -74,7 +74,7 @@ BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
     "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
     "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
-    "bot.words.i18n._FILLED",
+    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES",
 }
 """Module-level caches with a bound, each tested below."""
 
@@ -141,6 +141,16 @@ def test_filled_texts_keep_the_newest() -> None:
     assert tr("{n} thing", n=True) == f"{fsi}True{pdi} thing"  # (not 1's text)
     assert tr("{n} thing", n=[1]) == f"{fsi}[۱]{pdi} thing"  # (not kept: not a key)
     assert len(i18n._FILLED) == i18n.FILLED_KEPT
+
+
+def test_names_keep_the_newest() -> None:
+    tr = i18n.translator("fa")
+    i18n._NAMES.clear()
+    for i in range(i18n.NAMES_KEPT + 100):
+        tr.name(f"*p{i}*")
+    assert len(i18n._NAMES) == i18n.NAMES_KEPT
+    assert tr.name("*p1*") == f"{i18n.FSI}\\*p1\\*{i18n.PDI}"
+    assert i18n.translator("en").name("*p1*") == "\\*p1\\*"  # (not fa's: not isolated)
 
 
 def test_log_lines_keep_the_newest() -> None:

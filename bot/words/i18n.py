@@ -59,6 +59,9 @@ FILLED_KEPT = 4096
 """Filled texts kept (the newest): a table or a hand is drawn again at every move with
 mostly the same lines (seats, cards, counts, names), each filled once, not at every draw."""
 _FILLED: dict[tuple[object, ...], str] = {}
+NAMES_KEPT = 1024
+"""Names as shown (the newest): every seat of the games running at once."""
+_NAMES: dict[tuple[bool, bool, str], str] = {}
 """Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
@@ -184,7 +187,13 @@ class Translator:
 
     def name(self, text: str) -> str:
         """A user-supplied name where Discord renders markdown: escaped and isolated."""
-        return self._isolate_name(escape(text))
+        key = (self.rtl, True, text)  # (each seat's name is written at every draw: once)
+        shown = _NAMES.get(key)
+        if shown is None:
+            shown = _NAMES[key] = self._isolate_name(escape(text))
+            if len(_NAMES) > NAMES_KEPT:  # the oldest goes
+                del _NAMES[next(iter(_NAMES))]
+        return shown
 
     def plain(self, text: str) -> str:
         """A user-supplied name where Discord shows text literally (labels, footers): isolated."""
