@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -193,8 +194,7 @@ def layout(content: str | None, embed: dict[str, Any] | None,
     head = "\n".join(x for x in (f"### {title}" if title else None, body) if x)
     fields = [f"**{f['name']}**\n{f['value']}" for f in embed.get("fields", ())]
     footer = (embed.get("footer") or {}).get("text")
-    # a footer was shown literally; a text display renders markdown: escaped, line by line
-    small = "\n".join(f"-# {escape(line)}" for line in footer.split("\n")) if footer else None
+    small = _small(footer) if footer else None
     image = (embed.get("image") or {}).get("url")
     top = content or None
     head, fields, small = _fit_text(top, head, fields, small)
@@ -237,6 +237,12 @@ def layout(content: str | None, embed: dict[str, Any] | None,
         del rows[-2]  # (the last row, Quit's, stays)
         built = build()
     return built
+
+
+@lru_cache(maxsize=256)  # (a game's footer says its rules: the same at every move)
+def _small(footer: str) -> str:
+    """A footer was shown literally; a text display renders markdown: escaped, line by line."""
+    return "\n".join(f"-# {escape(line)}" for line in footer.split("\n"))
 
 
 def _fit_text(top: str | None, head: str, fields: list[str], small: str | None
