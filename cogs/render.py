@@ -78,6 +78,11 @@ def select(cid: str, options: list[tuple[str, str]], placeholder: str) -> dict[s
                         for label, value in options]}
 
 
+NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=False)
+"""Most messages' mentions (nobody pinged): one value, never changed (discord.py only reads
+it: it merges it into a new one)."""
+
+
 @dataclass
 class Payload:
     """What to send or edit a message to."""
@@ -113,9 +118,9 @@ class Payload:
 
     def _common(self, edit: bool) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
-        users = [discord.Object(u) for u in pinged] if pinged else False
-        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                           users=users)
+        mentions = NO_PINGS if not pinged else discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(u) for u in pinged])
         card = self.layout()
         if card is None:
             return {"content": self.content, "embed": self.embed, "view": self.view,
