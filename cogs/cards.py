@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot.words.i18n import N_, Translator
 from game import Card, Event, EventKind
@@ -25,6 +26,7 @@ def card_text(card: Card) -> str:
     return FACES.get(card.token) or plain_text(card)
 
 
+@lru_cache(maxsize=256)  # (a few dozen faces: written once, not at every draw)
 def plain_text(card: Card) -> str:
     """``3`` → ``🟡3``, ``L`` → ``🦙``, ``2/3*`` → ``🟠2/3⭐`` (also where custom emoji do not
     render: button labels, select options)."""

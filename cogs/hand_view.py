@@ -12,12 +12,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-import discord
-
 from bot.words.i18n import N_, Translator
 from bot.words.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER, clip
 from cogs.buttons import act_custom_id, custom_id
 from cogs.cards import BLACK, SYMBOL_EMOJI, TOKEN, WHITE, card_text, cards_text, chips_text
+from cogs.layout import Sheet
 from cogs.render import (
     COLOUR,
     DANGER,
@@ -60,14 +59,19 @@ def action_label(tr: Translator, action: Action, counts: Counter[Card]) -> str:
         return tr("Take {tile}", tile=short_label(action.card))
     if kind is ActionType.DISCARD:
         return tr("Discard {tiles}", tiles=" ".join(short_label(t) for t in action.tiles))
-    return {
-        ActionType.DRAW: tr("Draw"),
-        ActionType.QUIT: tr("Quit"),
-        ActionType.SKIP: tr("Skip (give back the token)"),
-        ActionType.PASS: tr("Pass (keep it)"),
-        ActionType.STOP: tr("Stop the round"),
-        ActionType.ROLL: tr("Roll the dice"),
-    }.get(kind, str(action))
+    message = LABELS.get(kind)
+    return str(action) if message is None else tr(message)
+
+
+LABELS = {
+    ActionType.DRAW: N_("Draw"),
+    ActionType.QUIT: N_("Quit"),
+    ActionType.SKIP: N_("Skip (give back the token)"),
+    ActionType.PASS: N_("Pass (keep it)"),
+    ActionType.STOP: N_("Stop the round"),
+    ActionType.ROLL: N_("Roll the dice"),
+}
+"""The labels of the moves that name no card (only the one shown is translated)."""
 
 
 STYLES = {
@@ -180,7 +184,7 @@ def hand_message(
     """The ephemeral hand of ``view.me``: their cards, the table, their legal actions, and
     the legend of the symbols in ``legend`` (those shown to them for the first time)."""
     me = view.seats[view.me or 0]
-    embed = discord.Embed(title=tr("{name}, your hand", name=tr.name(me.name)), colour=COLOUR)
+    embed = Sheet(title=tr("{name}, your hand", name=tr.name(me.name)), colour=COLOUR)
     lines = []
     if note:
         lines += [note, ""]

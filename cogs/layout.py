@@ -28,10 +28,13 @@ cogs/hand_view.py, so no hand passes 34):
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
+from discord.embeds import EmbedProxy
 
 from bot.words.markdown import escape
 
@@ -67,6 +70,89 @@ class Layout:
     def texts(self) -> list[str]:
         """Every text display's content, in order (what a reader sees as text)."""
         return [c["content"] for c in walk(self.components) if c.get("type") == TEXT]
+
+
+class Sheet:
+    """What a rendered message shows (title, body, sections, picture, footer): the layout's
+    input, with the part of :class:`discord.Embed`'s interface the renderers use and its
+    :meth:`to_dict` (the same dict, for the outbox's bodies), without its cost: the hands
+    and the table are drawn at every move, and discord.py never sends them as embeds."""
+
+    __slots__ = (
+        "_fields",
+        "_footer",
+        "_image",
+        "colour",
+        "description",
+        "timestamp",
+        "title",
+    )
+    type = "rich"
+
+    def __init__(self, *, title: str | None = None, colour: discord.Colour | None = None,
+                 description: str | None = None,
+                 timestamp: datetime.datetime | None = None) -> None:
+        self.title = title
+        self.description = description
+        self.colour = colour
+        self.timestamp = timestamp
+        self._footer: dict[str, Any] | None = None
+        self._image: dict[str, Any] | None = None
+        self._fields: list[dict[str, Any]] | None = None
+
+    @property
+    def footer(self) -> Any:
+        return EmbedProxy(self._footer or {})
+
+    @property
+    def image(self) -> Any:
+        return EmbedProxy(self._image or {})
+
+    @property
+    def fields(self) -> list[Any]:
+        return [EmbedProxy(f) for f in self._fields or ()]
+
+    def set_footer(self, *, text: str | None = None) -> Sheet:
+        self._footer = {} if text is None else {"text": str(text)}
+        return self
+
+    def set_image(self, *, url: str | None) -> Sheet:
+        self._image = None if url is None else {"url": str(url)}
+        return self
+
+    def add_field(self, *, name: str, value: str, inline: bool = True) -> Sheet:
+        field = {"inline": inline, "name": str(name), "value": str(value)}
+        if self._fields is None:
+            self._fields = [field]
+        else:
+            self._fields.append(field)
+        return self
+
+    def remove_field(self, index: int) -> Sheet:
+        if self._fields is not None and -len(self._fields) <= index < len(self._fields):
+            del self._fields[index]
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """As :meth:`discord.Embed.to_dict` gives it (the same keys, in the same order)."""
+        result: dict[str, Any] = {}
+        if self._footer is not None:
+            result["footer"] = self._footer
+        if self._image is not None:
+            result["image"] = self._image
+        if self._fields is not None:
+            result["fields"] = self._fields
+        result["flags"] = 0
+        if self.colour is not None:
+            result["color"] = self.colour.value
+        if self.timestamp is not None:
+            result["timestamp"] = self.timestamp.astimezone(tz=datetime.UTC).isoformat()
+        result["type"] = self.type
+        if self.description:
+            result["description"] = self.description
+        if self.title:
+            result["title"] = self.title
+        return result
 
 
 def walk(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
@@ -108,8 +194,7 @@ def layout(content: str | None, embed: dict[str, Any] | None,
     head = "\n".join(x for x in (f"### {title}" if title else None, body) if x)
     fields = [f"**{f['name']}**\n{f['value']}" for f in embed.get("fields", ())]
     footer = (embed.get("footer") or {}).get("text")
-    # a footer was shown literally; a text display renders markdown: escaped, line by line
-    small = "\n".join(f"-# {escape(line)}" for line in footer.split("\n")) if footer else None
+    small = _small(footer) if footer else None
     image = (embed.get("image") or {}).get("url")
     top = content or None
     head, fields, small = _fit_text(top, head, fields, small)
@@ -152,6 +237,12 @@ def layout(content: str | None, embed: dict[str, Any] | None,
         del rows[-2]  # (the last row, Quit's, stays)
         built = build()
     return built
+
+
+@lru_cache(maxsize=256)  # (a game's footer says its rules: the same at every move)
+def _small(footer: str) -> str:
+    """A footer was shown literally; a text display renders markdown: escaped, line by line."""
+    return "\n".join(f"-# {escape(line)}" for line in footer.split("\n"))
 
 
 def _fit_text(top: str | None, head: str, fields: list[str], small: str | None

@@ -14,7 +14,7 @@ from bot.words.i18n import Translator
 from bot.words.markdown import BUTTON_LABEL, FIELD_VALUE, clip
 from cogs.buttons import AI_OPS, LOBBY_OPS, LobbyButton, custom_id
 from cogs.cards import TOKEN, card_text, cards_text, chips_text, event_text, plain_text
-from cogs.layout import Layout, layout, rows_of
+from cogs.layout import Layout, Sheet, layout, rows_of
 from game import Card, Event, PlayerView
 
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
@@ -84,12 +84,17 @@ def select(cid: str, options: list[tuple[str, str]], placeholder: str) -> dict[s
                         for label, value in options]}
 
 
+NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=False)
+"""Most messages' mentions (nobody pinged): one value, never changed (discord.py only reads
+it: it merges it into a new one)."""
+
+
 @dataclass
 class Payload:
     """What to send or edit a message to."""
 
     content: str | None = None
-    embed: discord.Embed | None = None
+    embed: discord.Embed | Sheet | None = None  # (Sheet: the hands and the table)
     view: discord.ui.View | Components | Layout | None = None
     mention: int | None = None  # the one user this message may ping
     extra: dict[str, Any] = field(default_factory=dict)
@@ -119,9 +124,9 @@ class Payload:
 
     def _common(self, edit: bool) -> dict[str, Any]:
         pinged = ([self.mention] if self.mention else []) + self.mentions
-        users = [discord.Object(u) for u in pinged] if pinged else False
-        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                           users=users)
+        mentions = NO_PINGS if not pinged else discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(u) for u in pinged])
         card = self.layout()
         if card is None:
             return {"content": self.content, "embed": self.embed, "view": self.view,
@@ -220,7 +225,7 @@ def table_message(
     bot/policies/timers.py),
     so its mention of the player to act only names them; posted as a new message it
     notifies the players :func:`notify` is given."""
-    embed = discord.Embed(
+    embed = Sheet(
         title=tr("{title}: round {n}", title=tr(view.title), n=view.round_no), colour=COLOUR,
         timestamp=datetime.datetime.now(datetime.UTC),  # "as of": edits may be merged
     )

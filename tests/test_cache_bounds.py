@@ -45,7 +45,8 @@ CONSTANT = {
     "cogs.endings.RETURNED_LINE", "cogs.endings.RETURNED_TOKEN_LINE",
     "cogs.language.LANGUAGE_NAMES", "cogs.language.CHOICES", "cogs.lobby.VARIANTS",
     "cogs.lobby.AI_SEATS",
-    "cogs.hand_view.STYLES", "cogs.hand_view.LEGEND", "cogs.hand_view.SYMBOL_EMOJI",
+    "cogs.hand_view.STYLES", "cogs.hand_view.LEGEND", "cogs.hand_view.LABELS",
+    "cogs.hand_view.SYMBOL_EMOJI",
     "cogs.stats.VARIANTS", "game.actions.SIMPLE",
     "game.ai.evaluate.ROUND_SPREAD", "game.ai.evaluate.LEADER_PACE", "game.ai.hard.STRATEGIES",
     "game.ai.hard.ITERATIONS", "game.ai.hard.STEPS", "game.ai.hard.PLAYOUT_STRATEGIES",
@@ -75,6 +76,7 @@ BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
     "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
     "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
+    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES",
 }
 """Module-level caches with a bound, each tested below."""
 
@@ -128,6 +130,29 @@ def test_i18n_caches_hold_their_bound() -> None:
     locales = [(f"xx-{i}",) for i in range(i18n.LOCALES_KEPT + 5)]  # hostile locales: English
     assert fill(i18n.translator, locales) == i18n.LOCALES_KEPT
     assert i18n.translator("fr").language == "fr"
+
+
+def test_filled_texts_keep_the_newest() -> None:
+    tr = i18n.translator("fa")
+    i18n._FILLED.clear()
+    for i in range(i18n.FILLED_KEPT + 100):
+        tr("{n} thing", n=i)
+    assert len(i18n._FILLED) == i18n.FILLED_KEPT
+    fsi, pdi = i18n.FSI, i18n.PDI
+    assert tr("{n} thing", n=1) == f"{fsi}۱{pdi} thing"
+    assert tr("{n} thing", n=True) == f"{fsi}True{pdi} thing"  # (not 1's text)
+    assert tr("{n} thing", n=[1]) == f"{fsi}[۱]{pdi} thing"  # (not kept: not a key)
+    assert len(i18n._FILLED) == i18n.FILLED_KEPT
+
+
+def test_names_keep_the_newest() -> None:
+    tr = i18n.translator("fa")
+    i18n._NAMES.clear()
+    for i in range(i18n.NAMES_KEPT + 100):
+        tr.name(f"*p{i}*")
+    assert len(i18n._NAMES) == i18n.NAMES_KEPT
+    assert tr.name("*p1*") == f"{i18n.FSI}\\*p1\\*{i18n.PDI}"
+    assert i18n.translator("en").name("*p1*") == "\\*p1\\*"  # (not fa's: not isolated)
 
 
 def test_log_lines_keep_the_newest() -> None:

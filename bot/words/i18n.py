@@ -65,6 +65,13 @@ LANGUAGES = ("en", "fr", "es", "de", "fa")
 TEMPLATES_KEPT = 4096
 """Parsed templates kept per cache (every catalog's messages fit: about 330 per language)."""
 LOCALES_KEPT = 64
+FILLED_KEPT = 4096
+"""Filled texts kept (the newest): a table or a hand is drawn again at every move with
+mostly the same lines (seats, cards, counts, names), each filled once, not at every draw."""
+_FILLED: dict[tuple[object, ...], str] = {}
+NAMES_KEPT = 1024
+"""Names as shown (the newest): every seat of the games running at once."""
+_NAMES: dict[tuple[bool, bool, str], str] = {}
 """Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
@@ -145,6 +152,7 @@ class Translator:
         self.turn_marker = TURN_MARKERS[self.rtl]
         self.minus, self.plus = SIGNS.get(language, SIGNS[DEFAULT])
         self._catalog = catalog
+        self._digits = DIGITS.get(language)
 
     def figures(self, value: object) -> str:
         """``value`` as text with this language's digits (markup and links left as they are);
@@ -152,9 +160,11 @@ class Translator:
         if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
             return self.minus + self.figures(-value)
         text = str(value)
-        table = DIGITS.get(self.language)
-        if table is None or not any(c.isdigit() for c in text):
+        table = self._digits
+        if table is None:
             return text
+        if "<" not in text and "http" not in text:  # (no markup: MARKUP needs one of them)
+            return text.translate(table)
         out, last = [], 0
         for markup in MARKUP.finditer(text):
             out += [text[last:markup.start()].translate(table), markup[0]]
@@ -208,7 +218,13 @@ class Translator:
 
     def name(self, text: str) -> str:
         """A user-supplied name where Discord renders markdown: escaped and isolated."""
-        return self._isolate_name(escape(text))
+        key = (self.rtl, True, text)  # (each seat's name is written at every draw: once)
+        shown = _NAMES.get(key)
+        if shown is None:
+            shown = _NAMES[key] = self._isolate_name(escape(text))
+            if len(_NAMES) > NAMES_KEPT:  # the oldest goes
+                del _NAMES[next(iter(_NAMES))]
+        return shown
 
     def plain(self, text: str) -> str:
         """A user-supplied name where Discord shows text literally (labels, footers): isolated."""
@@ -228,16 +244,30 @@ class Translator:
         names = _fields(template)
         if not names:
             return template
+        try:  # (the types too: True == 1, and its text is not 1's)
+            key = (self.language, template, *params.items(), *map(type, params.values()))
+            return _FILLED[key]
+        except KeyError:
+            text = _FILLED[key] = self._filled(names, template, params)
+            if len(_FILLED) > FILLED_KEPT:  # the oldest goes (dicts keep insertion order)
+                del _FILLED[next(iter(_FILLED))]
+            return text
+        except TypeError:  # a value that cannot be a key: filled, not kept
+            return self._filled(names, template, params)
+
+    def _filled(self, names: tuple[str, ...], template: str, params: dict[str, object]
+                ) -> str:
         values = dict(params)
         for name in names:
             if name not in values and name.startswith("cmd_"):
                 values[name] = self.command(name[4:].replace("__", " "))
-        if self.language in DIGITS:
+        if self._digits is not None:
             values = self._localized(template, values)
         if not self.rtl:
             return template.format(**values)
         text = _isolated(template).format(**values)
-        return _MENTION.sub(lambda m: FSI + m[0] + PDI, text)
+        # (_MENTION starts with "<": a text without one has nothing to isolate)
+        return _MENTION.sub(lambda m: FSI + m[0] + PDI, text) if "<" in text else text
 
     def _localized(self, template: str, values: dict[str, object]) -> dict[str, object]:
         """``values`` with their numbers in this language's digits (names and markup kept)."""
