@@ -31,10 +31,10 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 import discord
-from discord.embeds import EmbedProxy
 
 from bot.words.markdown import escape
 
@@ -72,6 +72,17 @@ class Layout:
         return [c["content"] for c in walk(self.components) if c.get("type") == TEXT]
 
 
+class _Part(SimpleNamespace):
+    """A part of a :class:`Sheet` (footer, picture, field) read as an Embed's: its keys as
+    attributes, None for any other, false when empty."""
+
+    def __getattr__(self, name: str) -> None:  # (called only for a key it has not got)
+        return None
+
+    def __len__(self) -> int:
+        return len(vars(self))
+
+
 class Sheet:
     """What a rendered message shows (title, body, sections, picture, footer): the layout's
     input, with the part of :class:`discord.Embed`'s interface the renderers use and its
@@ -102,15 +113,18 @@ class Sheet:
 
     @property
     def footer(self) -> Any:
-        return EmbedProxy(self._footer or {})
+        """As an Embed's: ``.text`` (None when unset)."""
+        return _Part(**(self._footer or {}))
 
     @property
     def image(self) -> Any:
-        return EmbedProxy(self._image or {})
+        """As an Embed's: ``.url`` (None when unset); false when there is none."""
+        return _Part(**(self._image or {}))
 
     @property
     def fields(self) -> list[Any]:
-        return [EmbedProxy(f) for f in self._fields or ()]
+        """As an Embed's: each with ``.name``, ``.value``, ``.inline``."""
+        return [_Part(**f) for f in self._fields or ()]
 
     def set_footer(self, *, text: str | None = None) -> Sheet:
         self._footer = {} if text is None else {"text": str(text)}
