@@ -34,7 +34,12 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
     """``await work``, deferring the interaction's answer if the work is slow."""
     task = asyncio.ensure_future(work)
     await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not task.done() and not interaction.response.is_done():
+    if task.done():  # (the usual case: nothing left to shield)
+        try:
+            return task.result()
+        finally:
+            del task  # (as below)
+    if not interaction.response.is_done():
         try:
             await interaction.response.defer()
         except discord.HTTPException:

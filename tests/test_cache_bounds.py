@@ -13,6 +13,7 @@ import collections
 import importlib
 import inspect
 import pkgutil
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -76,7 +77,7 @@ BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
     "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
     "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
-    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES",
+    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES", "cogs.render._SEAT_LINES",
 }
 """Module-level caches with a bound, each tested below."""
 
@@ -168,6 +169,24 @@ def test_log_lines_keep_the_newest() -> None:
     assert (tr.language, events[0], (*names, "p0")) not in render._LOG_LINES
     assert render.log_line(tr, events[0], names) == "ana drew a card."
     render._LOG_LINES.clear()
+
+
+def test_seat_lines_keep_the_newest() -> None:
+    from game import Game, player_view
+
+    tr = i18n.translator("en")
+    view = player_view(Game("classic", ["ana", "ben"], seed="bounds"), None)
+    seat = view.seats[0]
+    render._SEAT_LINES.clear()
+    for i in range(render.SEAT_LINES_KEPT + 100):
+        render.seat_line(tr, view, 0, False)
+        view = replace(view, seats=(replace(seat, name=f"p{i}"), view.seats[1]))
+    assert len(render._SEAT_LINES) == render.SEAT_LINES_KEPT
+    oldest = (tr.language, seat, view.to_act == 0, view.uses_chips, False)
+    assert oldest not in render._SEAT_LINES
+    assert render.seat_line(tr, view, 1, True) == render._seat_line(tr, view, 1, True)
+    assert f"**p{render.SEAT_LINES_KEPT + 99}**" in render.seat_line(tr, view, 0, False)
+    render._SEAT_LINES.clear()
 
 
 async def test_recent_pictures_keep_the_newest() -> None:
