@@ -2,7 +2,9 @@
 
 The rendering lives in :mod:`bot.pictures`; this module decides when a message gets a
 picture (the server's ``images`` setting, the bot's Attach Files permission) and renders
-it outside the event loop. A message without its picture still says everything in text.
+it in worker threads (on one core on the event loop itself: at once when a message needs
+it, and one started ahead only once the move that started it has sent its answer:
+:func:`draws_on_loop`). A message without its picture still says everything in text.
 """
 
 from __future__ import annotations
