@@ -65,6 +65,8 @@ CONSTANT = {
     "game.ai.registry._REGISTRY", "game.rules.registry._REGISTRY", "cogs.cards.FACES",
     "cogs.card_emojis.FACES", "cogs.pictures.FACES",
     "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
+    "cogs.pictures._queued",  # those of them waiting for their turn on the loop (the same)
+    "cogs.pictures._drain",  # the queue's next step: one per running event loop
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
     "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",

@@ -108,11 +108,13 @@ def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
 async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A hand in a worker thread, a chart on the charts' own thread (its styled figure is
-    per thread), never on the event loop's."""
+    """With more than one core: a hand in a worker thread, a chart on the charts' own
+    thread (its styled figure is per thread), never on the event loop's."""
     import threading
 
     import cogs.pictures as pictures
+
+    monkeypatch.setattr(pictures, "ON_LOOP", False)
 
     where: dict[str, str] = {}
 
