@@ -76,7 +76,30 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
     the swapped-out card written back; the result is a new list (``cards``, a scratch copy
     of the deck, is left partly shuffled). tests/game/test_rng.py checks it against
     ``Random.shuffle``."""
-    lines = ["def shuffle(getrandbits, cards):"]
+    if size < 2:
+        return _made(["def shuffle(getrandbits, cards):", "    return list(cards)"])
+    places = ", ".join(_place(p) for p in range(size))
+    return _made([*_steps("shuffle", size), f"    return [{places}]"])
+
+
+def unrolled_deal(size: int, players: int, hand_size: int) -> Callable[..., tuple[Any, ...]]:
+    """:func:`unrolled_shuffle`'s steps, then the cards laid out as ``RuleSet.deal`` deals
+    them, without the deck's list: each hand in deal order (card ``k`` of the deck to the
+    ``k % players``-th seat from the first player), the turned-up card (``None`` when none
+    is left) and the draw pile (the rest, its top last)."""
+    dealt = players * hand_size
+    hands = [
+        "[" + ", ".join(_place(p) for p in range(k, dealt, players)) + "]"
+        for k in range(players)
+    ]
+    top = _place(dealt) if dealt < size else "None"
+    pile = "[" + ", ".join(_place(p) for p in range(size - 1, dealt, -1)) + "]"
+    return _made([*_steps("deal", size), f"    return ({', '.join(hands)}, {top}, {pile})"])
+
+
+def _steps(name: str, size: int) -> list[str]:
+    """The head and the unrolled steps of a shuffle of ``size`` cards (``size`` >= 2)."""
+    lines = [f"def {name}(getrandbits, cards):"]
     for i in range(size - 1, 0, -1):
         n, k = i + 1, (i + 1).bit_length()
         lines += [
@@ -86,14 +109,37 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
             f"    c{i} = cards[j]",
             f"    cards[j] = cards[{i}]",
         ]
-    if size < 2:
-        lines.append("    return list(cards)")
-    else:
-        lines.append("    return [cards[0], " + ", ".join(f"c{i}" for i in range(1, size)) + "]")
+    return lines
+
+
+def _place(place: int) -> str:
+    """Where a shuffle's card at ``place`` ends up: place 0 in the list, others in a local."""
+    return "cards[0]" if place == 0 else f"c{place}"
+
+
+def _made(lines: list[str]) -> Callable[..., Any]:
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # our own text: integers written into a template
-    made: Callable[[Callable[[int], int], list[Any]], list[Any]] = namespace["shuffle"]
+    name = lines[0][4 : lines[0].index("(")]
+    made: Callable[..., Any] = namespace[name]
     return made
+
+
+def fast_dealt(
+    seed: int | str, round_no: int, deck: Sequence[T], players: int, hand_size: int
+) -> tuple[Any, ...]:
+    """:func:`fast_shuffled_deck`'s cards laid out for ``RuleSet.deal_out`` (``players``
+    hands of ``hand_size``, the turned-up card, the pile: :func:`unrolled_deal`): the fast
+    path deals each round from this."""
+    key = (len(deck), players, hand_size)
+    deal = _DEALS.get(key)
+    if deal is None:
+        deal = _DEALS[key] = unrolled_deal(*key)
+    return deal(seeded(f"{seed}:deck:{round_no}").getrandbits, list(deck))
+
+
+_DEALS: dict[tuple[int, int, int], Callable[..., tuple[Any, ...]]] = {}
+"""Per deck size, seat count and hand size, its unrolled deal (2-6 seats a rule set's deck)."""
 
 
 _UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}

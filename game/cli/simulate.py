@@ -37,7 +37,8 @@ from game.errors import MalformedRecord
 from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
-from game.rng import fast_shuffled_deck
+from game.rng import fast_dealt
+from game.rules import HAND_SIZE
 from game.rules import find as find_rules
 from game.rules import names as variant_names
 from game.state import Phase, State
@@ -175,11 +176,11 @@ class FastRun:
         players = len(draws)
         state = State.new(players)
         rule_set.setup_game(state, options)
-        deal, deck, play_round = rule_set.deal, self.deck, rule_set.play_round_uniformly
+        deal, deck, play_round = rule_set.deal_out, self.deck, rule_set.play_round_uniformly
         score_round, is_over = rule_set.score_round, rule_set.is_over
         actions = 0
-        while True:
-            deal(state, fast_shuffled_deck(seed, state.round_no, deck))  # SeededChance.deck
+        while True:  # each round's deck as SeededChance.deck, laid out for deal_out
+            deal(state, fast_dealt(seed, state.round_no, deck, players, HAND_SIZE))
             actions += play_round(state, draws, chance)
             score_round(state, False)
             if is_over(state, options):

@@ -11,7 +11,7 @@ the engine (:mod:`game.fast`) both import it from below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from game import rng
 from game.actions import Action, ActionType
@@ -108,6 +108,18 @@ class RuleSet:
         rest = list(deck[dealt + 1 :])
         rest.reverse()
         state.draw_pile = rest
+        self._begin_turns(state, first)
+
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        """:meth:`deal`, from the deck already laid out (``rng.fast_dealt``: each hand in
+        deal order from the first player, the turned-up card, the draw pile, its top last):
+        the fast path's deal, the same state (tests/game/test_uniform.py)."""
+        first = self.first_player(state)
+        n = state.players
+        state.hands[:] = dealt[n - first : n] + dealt[: n - first]  # seat s: hand s - first
+        state.quit[:] = [False] * n
+        state.top = dealt[n]
+        state.draw_pile = dealt[n + 1]
         self._begin_turns(state, first)
 
     def _begin_turns(self, state: State, first: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
@@ -109,6 +109,16 @@ class Dice(RuleSet):
         state.pending_roll = None
         state.resolve_mode = None
         self._begin_turns(state, first)
+
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        super().deal_out(state, dealt)  # the hands; then the row, as ``deal``
+        state.row = list(PLAIN_VALUES)
+        state.top = None
+        state.draw_pile = []
+        state.rolls_used = 0
+        state.busted = ()
+        state.pending_roll = None
+        state.resolve_mode = None
 
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
@@ -69,6 +69,13 @@ class Tutorial(RuleSet):
         state.stopper = None
         state.stop_on_llama = False
         super().deal(state, deck)
+
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        state.pending_drawn = None
+        state.pile_emptied = False
+        state.stopper = None
+        state.stop_on_llama = False
+        super().deal_out(state, dealt)
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act
