@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from game import find_rules, variant_names
 from game.rng import (
+    _SHA512,
     chooser,
     fast_chooser,
     fast_dealt,
@@ -43,6 +45,13 @@ def test_seeded_is_random_random_of_the_text() -> None:
         for k in (1, 6, 31, 32, 33, 64, 100):
             assert generator.getrandbits(k) == expected.getrandbits(k)
         assert generator.getstate() == expected.getstate()[1]
+
+
+def test_seeded_hashes_with_sha512() -> None:
+    """Whichever SHA-512 ``seeded`` found (CPython's own, or hashlib's), the digest is
+    hashlib's."""
+    for data in (b"", b"sim:12:3:ai:random", "é☃".encode() * 50):
+        assert _SHA512(data).digest() == hashlib.sha512(data).digest()
 
 
 def test_the_fast_chance_is_the_full_engines() -> None:
