@@ -39,6 +39,10 @@ DICE: tuple[tuple[Card, ...], ...] = (
     _faces("1 2 3 4 L L"),
 )
 """docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
+FAST_ROLL: Callable[[int | str, int, int], tuple[Card, Card, Card]]
+FAST_ROLL = rng.unrolled_roll(DICE)  # type: ignore[assignment]
+"""A roll's faces from the seed, the round and the index: ``rng.fast_roll`` for these dice,
+written out (the fast path's rolls)."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
 DECK: tuple[Card, ...] = tuple(
@@ -128,6 +132,8 @@ class Dice(RuleSet):
     ) -> tuple[Card, Card, Card]:
         a, b, c = roller(seed, round_no, index, DICE)
         return (a, b, c)
+
+    seeded_roll = staticmethod(FAST_ROLL)  # type: ignore[assignment]  # (no self)
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act

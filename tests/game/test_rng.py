@@ -18,6 +18,7 @@ from game.rng import (
     seeded,
     shuffled_deck,
     unrolled_deal,
+    unrolled_roll,
     unrolled_shuffle,
 )
 
@@ -106,3 +107,18 @@ def test_the_fast_deal_is_the_seeded_deck() -> None:
                 list(cards[k : 6 * players : players]) for k in range(players)
             ]
             assert laid[players + 1][::-1] == list(cards[6 * players + 1 :])
+
+
+def test_the_unrolled_roll_is_roll() -> None:
+    """Dice rolls on the fast path (``Dice.seeded_roll``, ``SeededChance.roll``) are
+    ``rng.roll``'s: the same faces for every seed, round and index."""
+    dice_rules = find_rules("dice")
+    dice = (("a", "b", "c", "d", "e", "f"), ("x", "y"), tuple("0123456789"), ("only",))
+    unrolled = unrolled_roll(dice)
+    for seed in ("s", 17, "x:3", "é"):
+        for round_no in (1, 2, 9):
+            for index in range(30):
+                assert unrolled(seed, round_no, index) == roll(seed, round_no, index, dice)
+                assert dice_rules.seeded_roll(seed, round_no, index) == dice_rules.random_roll(
+                    seed, round_no, index
+                )
