@@ -45,6 +45,7 @@ from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
+FINISHED = Phase.FINISHED  # (read once: an enum member's read is slow in Python 3.11)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -189,7 +190,7 @@ class FastRun:
             state.pending_roll = None
             state.pending_drawn = None
             state.resolve_mode = None
-        state.phase = Phase.FINISHED
+        state.phase = FINISHED
         state.to_act = None
         state.winners = winners = rule_set.winners(state)
         self.rounds = state.round_no

@@ -25,6 +25,8 @@ Roller = Callable[[int | str, int, int, Sequence[Sequence[Card]]], tuple[Card, .
 """``rng.roll`` or ``rng.fast_roll``: a roll's faces from the seed, the round, the index."""
 
 HAND_SIZE = 6
+PLAYING = Phase.PLAY
+"""Read once: an enum's member is read through ``EnumType.__getattr__`` (Python 3.11)."""
 
 
 class _Unkept(list):  # type: ignore[type-arg]
@@ -123,7 +125,7 @@ class RuleSet:
         self._begin_turns(state, first)
 
     def _begin_turns(self, state: State, first: int) -> None:
-        state.phase = Phase.PLAY
+        state.phase = PLAYING
         state.to_act = first
         state.round_over = False
         state.ender = None
