@@ -38,7 +38,12 @@ def value_token(value: int) -> str:
 class Card:
     """One card (or dice tile) face: its values and its Kadabra symbol.
 
-    Instances are interned: there is exactly one ``Card`` per token.
+    Instances are interned: there is exactly one ``Card`` per token. They compare by
+    identity only and are ordered by ``sort_key`` (:func:`sort_cards`): a ``Card`` defines
+    no comparison method, since any one written in Python makes every ``==`` on a card go
+    through Python (``object.__eq__`` looked up and called with a tuple of arguments), and
+    the rounds scan hands with ``in``, ``index`` and ``remove`` at every turn (a miss over
+    six cards cost about 10x as much; tests/game/test_cards.py holds it).
     """
 
     __slots__ = ("has_llama", "mask", "numbers", "sort_key", "symbol", "token", "values")
@@ -78,9 +83,6 @@ class Card:
     def __str__(self) -> str:
         return self.token
 
-    def __lt__(self, other: Card) -> bool:
-        return self.sort_key < other.sort_key
-
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self.token,))
 
@@ -102,7 +104,7 @@ def _build() -> dict[str, Card]:
 
 
 _BY_TOKEN = _build()
-ALL_CARDS: tuple[Card, ...] = tuple(sorted(_BY_TOKEN.values()))
+ALL_CARDS: tuple[Card, ...] = tuple(sorted(_BY_TOKEN.values(), key=attrgetter("sort_key")))
 """Every card face any rule set may use, in hand order."""
 
 ONE = _BY_TOKEN["1"]

@@ -41,7 +41,7 @@ class SeededChance:
         return cards
 
     def roll(self, rule_set: RuleSet, round_no: int, index: int) -> tuple[Card, Card, Card]:
-        return rule_set.random_roll(self.seed, round_no, index, rng.fast_roll)
+        return rule_set.seeded_roll(self.seed, round_no, index)
 
 
 class RandomChance:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from hashlib import sha512
+from importlib import import_module
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -47,12 +48,28 @@ def seeded(text: str) -> Twister:
     ``random.Random(text)``.
     """
     data = text.encode()
-    return _TWISTER(_FROM_BYTES(data + sha512(data).digest()))
+    return _TWISTER(_FROM_BYTES(data + _SHA512(data).digest()))
 
 
 _TWISTER: Callable[[int], Twister] = random.Random.__base__  # type: ignore[assignment]
 """``_random.Random``: ``random.Random``'s C base, seeding itself from its argument."""
 _FROM_BYTES = int.from_bytes
+
+
+def _builtin_sha512() -> Callable[[bytes], Any]:
+    """CPython's own SHA-512 (the standard library's ``_sha2``, 3.12+, or ``_sha512``, 3.11,
+    found by name: each is the standard library only in its own versions): hashlib's digest
+    without OpenSSL's set-up per call, about 0.3 µs less a generator; hashlib's if neither."""
+    for name in ("_sha2", "_sha512"):
+        try:
+            made: Callable[[bytes], Any] = import_module(name).sha512
+        except (ImportError, AttributeError):
+            continue
+        return made
+    return sha512
+
+
+_SHA512 = _builtin_sha512()
 
 
 def shuffled_deck(seed: int | str, round_no: int, deck: Sequence[T]) -> tuple[T, ...]:
@@ -76,7 +93,30 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
     the swapped-out card written back; the result is a new list (``cards``, a scratch copy
     of the deck, is left partly shuffled). tests/game/test_rng.py checks it against
     ``Random.shuffle``."""
-    lines = ["def shuffle(getrandbits, cards):"]
+    if size < 2:
+        return _made(["def shuffle(getrandbits, cards):", "    return list(cards)"])
+    places = ", ".join(_place(p) for p in range(size))
+    return _made([*_steps("shuffle", size), f"    return [{places}]"])
+
+
+def unrolled_deal(size: int, players: int, hand_size: int) -> Callable[..., tuple[Any, ...]]:
+    """:func:`unrolled_shuffle`'s steps, then the cards laid out as ``RuleSet.deal`` deals
+    them, without the deck's list: each hand in deal order (card ``k`` of the deck to the
+    ``k % players``-th seat from the first player), the turned-up card (``None`` when none
+    is left) and the draw pile (the rest, its top last)."""
+    dealt = players * hand_size
+    hands = [
+        "[" + ", ".join(_place(p) for p in range(k, dealt, players)) + "]"
+        for k in range(players)
+    ]
+    top = _place(dealt) if dealt < size else "None"
+    pile = "[" + ", ".join(_place(p) for p in range(size - 1, dealt, -1)) + "]"
+    return _made([*_steps("deal", size), f"    return ({', '.join(hands)}, {top}, {pile})"])
+
+
+def _steps(name: str, size: int) -> list[str]:
+    """The head and the unrolled steps of a shuffle of ``size`` cards (``size`` >= 2)."""
+    lines = [f"def {name}(getrandbits, cards):"]
     for i in range(size - 1, 0, -1):
         n, k = i + 1, (i + 1).bit_length()
         lines += [
@@ -86,14 +126,37 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
             f"    c{i} = cards[j]",
             f"    cards[j] = cards[{i}]",
         ]
-    if size < 2:
-        lines.append("    return list(cards)")
-    else:
-        lines.append("    return [cards[0], " + ", ".join(f"c{i}" for i in range(1, size)) + "]")
+    return lines
+
+
+def _place(place: int) -> str:
+    """Where a shuffle's card at ``place`` ends up: place 0 in the list, others in a local."""
+    return "cards[0]" if place == 0 else f"c{place}"
+
+
+def _made(lines: list[str]) -> Callable[..., Any]:
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # our own text: integers written into a template
-    made: Callable[[Callable[[int], int], list[Any]], list[Any]] = namespace["shuffle"]
+    name = lines[0][4 : lines[0].index("(")]
+    made: Callable[..., Any] = namespace[name]
     return made
+
+
+def fast_dealt(
+    seed: int | str, round_no: int, deck: Sequence[T], players: int, hand_size: int
+) -> tuple[Any, ...]:
+    """:func:`fast_shuffled_deck`'s cards laid out for ``RuleSet.deal_out`` (``players``
+    hands of ``hand_size``, the turned-up card, the pile: :func:`unrolled_deal`): the fast
+    path deals each round from this."""
+    key = (len(deck), players, hand_size)
+    deal = _DEALS.get(key)
+    if deal is None:
+        deal = _DEALS[key] = unrolled_deal(*key)
+    return deal(seeded(f"{seed}:deck:{round_no}").getrandbits, list(deck))
+
+
+_DEALS: dict[tuple[int, int, int], Callable[..., tuple[Any, ...]]] = {}
+"""Per deck size, seat count and hand size, its unrolled deal (2-6 seats a rule set's deck)."""
 
 
 _UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}
@@ -148,6 +211,33 @@ def fast_roll(
             j = getrandbits(k)
         faces.append(die[j])
     return tuple(faces)
+
+
+def unrolled_roll(dice: Sequence[Sequence[T]]) -> Callable[[int | str, int, int], tuple[T, ...]]:
+    """:func:`fast_roll` for these ``dice``, written out (the generator's seeding as
+    :func:`seeded`'s, each die's rejection sampling with its size and bit count): one call
+    a roll instead of four, no loop, no list. tests/game/test_rng.py checks it against
+    :func:`roll`."""
+    lines = [
+        "def roll(seed, round_no, index):",
+        '    data = f"{seed}:roll:{round_no}:{index}".encode()',
+        "    getrandbits = twister(from_bytes(data + sha512(data).digest())).getrandbits",
+    ]
+    for d, die in enumerate(dice):
+        n = len(die)
+        k = n.bit_length()
+        lines += [
+            f"    j = getrandbits({k})",
+            f"    while j >= {n}:",
+            f"        j = getrandbits({k})",
+            f"    f{d} = die{d}[j]",
+        ]
+    lines.append("    return (" + "".join(f"f{d}, " for d in range(len(dice))) + ")")
+    namespace: dict[str, Any] = {"twister": _TWISTER, "from_bytes": _FROM_BYTES, "sha512": _SHA512}
+    namespace.update({f"die{d}": tuple(die) for d, die in enumerate(dice)})
+    exec("\n".join(lines), namespace)  # our own text: integers written into a template
+    made: Callable[[int | str, int, int], tuple[T, ...]] = namespace["roll"]
+    return made
 
 
 def new_seed() -> int:

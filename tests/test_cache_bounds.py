@@ -27,8 +27,8 @@ from cogs import hands, legend, pictures, render
 from game import Event, EventKind, events
 from game.ai import heuristic, playout
 from game.cards import Card
-from game.rules import base as rules
 from game.rules import dice
+from game.rules import items as rules
 
 CONSTANT = {
     "bot.sessions.ai_players.DIFFICULTIES", "bot.catalog.KEYWORDS", "bot.catalog.METHOD_MAP",
@@ -55,7 +55,8 @@ CONSTANT = {
     "game.ai.playout.PLAYABLE_ON", "game.ai.playout.MASK", "game.ai.playout.CARD_INDEX",
     "game.ai.playout.BIT", "game.ai.playout.POLICIES", "game.cards._SYMBOL_RANK",
     "game.cards._BY_TOKEN", "game.cli.narrate.ORDER", "game.record.SIMPLE_ACTIONS",
-    "game.record.FIELDS", "game.rules.base.CHIP_POINTS", "game.rules.base.RETURNED_ITEMS",
+    "game.record.FIELDS", "game.rules.items.CHIP_POINTS", "game.rules.items.RETURNED_ITEMS",
+    "game.rules.base.CHIP_POINTS", "game.rules.base.RETURNED_ITEMS",  # (items', imported)
     "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
     "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
     "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
@@ -69,6 +70,7 @@ CONSTANT = {
     "cogs.pictures._drain",  # the queue's next step: one per running event loop
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
     "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
+    "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
     "game.rules.tutorial.PENALTIES",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
@@ -77,8 +79,8 @@ CONSTANT = {
 
 BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
-    "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
-    "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
+    "game.ai.playout._ROLLS", "game.rules.items._SCORE_ITEMS", "game.rules.dice._DISCARDS",
+    "game.rules.items._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
     "bot.words.i18n._FILLED", "bot.words.i18n._NAMES", "cogs.render._SEAT_LINES",
 }
 """Module-level caches with a bound, each tested below."""

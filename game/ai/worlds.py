@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from game.actions import ActionType
-from game.cards import Card
+from game.cards import Card, sort_cards
 from game.fast import shuffle
 from game.rules import RuleSet
 from game.state import Phase, ResolveMode, State
@@ -28,7 +28,7 @@ def unseen_cards(rule_set: RuleSet, view: PlayerView) -> list[Card]:
     left = Counter(rule_set.deck())
     left.subtract(view.hand)
     left.subtract(view.seen)
-    return sorted(left.elements())
+    return sort_cards(list(left.elements()))
 
 
 def base_state(rule_set: RuleSet, view: PlayerView) -> State:

@@ -37,13 +37,15 @@ from game.errors import MalformedRecord
 from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
-from game.rng import fast_shuffled_deck
+from game.rng import fast_dealt
+from game.rules import HAND_SIZE
 from game.rules import find as find_rules
 from game.rules import names as variant_names
 from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
+FINISHED = Phase.FINISHED  # (read once: an enum member's read is slow in Python 3.11)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -175,11 +177,11 @@ class FastRun:
         players = len(draws)
         state = State.new(players)
         rule_set.setup_game(state, options)
-        deal, deck, play_round = rule_set.deal, self.deck, rule_set.play_round_uniformly
+        deal, deck, play_round = rule_set.deal_out, self.deck, rule_set.play_round_uniformly
         score_round, is_over = rule_set.score_round, rule_set.is_over
         actions = 0
-        while True:
-            deal(state, fast_shuffled_deck(seed, state.round_no, deck))  # SeededChance.deck
+        while True:  # each round's deck as SeededChance.deck, laid out for deal_out
+            deal(state, fast_dealt(seed, state.round_no, deck, players, HAND_SIZE))
             actions += play_round(state, draws, chance)
             score_round(state, False)
             if is_over(state, options):
@@ -188,7 +190,7 @@ class FastRun:
             state.pending_roll = None
             state.pending_drawn = None
             state.resolve_mode = None
-        state.phase = Phase.FINISHED
+        state.phase = FINISHED
         state.to_act = None
         state.winners = winners = rule_set.winners(state)
         self.rounds = state.round_no

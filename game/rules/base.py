@@ -11,26 +11,22 @@ the engine (:mod:`game.fast`) both import it from below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from game import rng
 from game.actions import Action, ActionType
-from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
+from game.cards import Card, hand_points
 from game.errors import IllegalAction, MalformedRecord
-from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
+from game.events import Event, EventKind, ScoreItem, SeatScore, shared
+from game.rules.items import BLACK_POINTS, CHIP_POINTS, LLAMA_POINTS, RETURNED_ITEMS, counted_values
 from game.state import Phase, RoundChance, State
 
 Roller = Callable[[int | str, int, int, Sequence[Sequence[Card]]], tuple[Card, ...]]
 """``rng.roll`` or ``rng.fast_roll``: a roll's faces from the seed, the round, the index."""
 
 HAND_SIZE = 6
-WHITE_POINTS = 1
-BLACK_POINTS = 10
-"""A black chip is worth ten white ones; ten whites are exchanged for one black."""
-LLAMA_POINTS = BLACK_POINTS
-"""Any llamas left in hand score this once (one black chip), however many there are."""
-CHIP_POINTS: dict[str | None, int] = {"black": BLACK_POINTS, "white": WHITE_POINTS, None: 0}
-"""What returning a chip of each colour (or nothing) takes off a score."""
+PLAYING = Phase.PLAY
+"""Read once: an enum's member is read through ``EnumType.__getattr__`` (Python 3.11)."""
 
 
 class _Unkept(list):  # type: ignore[type-arg]
@@ -116,8 +112,20 @@ class RuleSet:
         state.draw_pile = rest
         self._begin_turns(state, first)
 
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        """:meth:`deal`, from the deck already laid out (``rng.fast_dealt``: each hand in
+        deal order from the first player, the turned-up card, the draw pile, its top last):
+        the fast path's deal, the same state (tests/game/test_uniform.py)."""
+        first = self.first_player(state)
+        n = state.players
+        state.hands[:] = dealt[n - first : n] + dealt[: n - first]  # seat s: hand s - first
+        state.quit[:] = [False] * n
+        state.top = dealt[n]
+        state.draw_pile = dealt[n + 1]
+        self._begin_turns(state, first)
+
     def _begin_turns(self, state: State, first: int) -> None:
-        state.phase = Phase.PLAY
+        state.phase = PLAYING
         state.to_act = first
         state.round_over = False
         state.ender = None
@@ -133,6 +141,10 @@ class RuleSet:
         """A roll drawn from the seed by ``roller`` (``rng.roll``, or ``rng.fast_roll``: the
         same faces); only rule sets with dice have one."""
         raise NotImplementedError(f"{self.name} has no dice")
+
+    def seeded_roll(self, seed: int | str, round_no: int, index: int) -> tuple[Card, Card, Card]:
+        """:meth:`random_roll`'s faces, drawn the fast path's way (``SeededChance``)."""
+        return self.random_roll(seed, round_no, index, rng.fast_roll)
 
     def legal_actions(self, state: State) -> list[Action]:
         raise NotImplementedError
@@ -278,73 +290,6 @@ class Chance(Protocol):
 
 
 # ---- shared mechanics ----------------------------------------------------
-
-
-
-
-RETURNED_ITEMS: dict[str | None, ScoreItem] = {
-    colour: ScoreItem(ScoreKind.RETURNED, -points, chip=colour)
-    for colour, points in CHIP_POINTS.items()
-}
-"""The item of an emptied hand's returned chip, per colour (``None``: nothing to return)."""
-
-_SCORE_ITEMS: dict[tuple[int, tuple[str, ...]], ScoreItem] = {}
-"""Score items are immutable values, made once each and shared (building thousands of frozen
-dataclasses made replaying a long record twice as slow). Keys are a value (``LLAMA`` for the
-llamas) and the sorted tokens showing it, so a deck's makeup bounds them: a few hundred
-(:data:`SCORE_ITEMS_KEPT` at most: emptied when full, as every cache of a long run is)."""
-SCORE_ITEMS_KEPT = 4096
-
-
-_COUNTED: dict[tuple[Card, ...], tuple[ScoreItem, ...]] = {}
-"""A sorted hand's items, kept for the next hand of the same cards (in classic most
-round-end hands were seen before); emptied when it holds ``_COUNTED_MAX``."""
-_COUNTED_MAX = 4096
-
-
-def counted_values(hand: list[Card]) -> list[ScoreItem]:
-    """docs/rules.md §1 scoring, item by item: each distinct number once (a double counts
-    both of its values), then the llamas together; each with the cards that show it."""
-    cards = tuple(sort_cards(hand))
-    counted = _COUNTED.get(cards)
-    if counted is None:
-        if len(_COUNTED) >= _COUNTED_MAX:
-            _COUNTED.clear()
-        counted = _COUNTED[cards] = tuple(_count_values(cards))
-    return list(counted)
-
-
-def _count_values(cards: tuple[Card, ...]) -> list[ScoreItem]:
-    """``counted_values`` of sorted ``cards``, worked out."""
-    showing: dict[int, list[str]] = {}
-    llamas: list[str] = []
-    for card in cards:
-        for v in card.numbers:
-            if v in showing:
-                showing[v].append(card.token)
-            else:
-                showing[v] = [card.token]
-        if card.has_llama:
-            llamas.append(card.token)
-    items = [_score_item(v, tuple(showing[v])) for v in sorted(showing)]
-    if llamas:
-        items.append(_score_item(LLAMA, tuple(llamas)))
-    return items
-
-
-def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
-    """The shared item counting ``value`` (or the llamas) once, shown by ``cards``."""
-    key = (value, cards)
-    item = _SCORE_ITEMS.get(key)
-    if item is None:
-        if value == LLAMA:
-            item = ScoreItem(ScoreKind.LLAMAS, LLAMA_POINTS, value="L", cards=cards)
-        else:
-            item = ScoreItem(ScoreKind.VALUE, value, value=value_token(value), cards=cards)
-        if len(_SCORE_ITEMS) >= SCORE_ITEMS_KEPT:
-            _SCORE_ITEMS.clear()
-        _SCORE_ITEMS[key] = item
-    return item
 
 
 def next_active(state: State, seat: int) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType, discard, take
@@ -39,6 +39,10 @@ DICE: tuple[tuple[Card, ...], ...] = (
     _faces("1 2 3 4 L L"),
 )
 """docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
+FAST_ROLL: Callable[[int | str, int, int], tuple[Card, Card, Card]]
+FAST_ROLL = rng.unrolled_roll(DICE)  # type: ignore[assignment]
+"""A roll's faces from the seed, the round and the index: ``rng.fast_roll`` for these dice,
+written out (the fast path's rolls)."""
 
 TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
 DECK: tuple[Card, ...] = tuple(
@@ -110,6 +114,16 @@ class Dice(RuleSet):
         state.resolve_mode = None
         self._begin_turns(state, first)
 
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        super().deal_out(state, dealt)  # the hands; then the row, as ``deal``
+        state.row = list(PLAIN_VALUES)
+        state.top = None
+        state.draw_pile = []
+        state.rolls_used = 0
+        state.busted = ()
+        state.pending_roll = None
+        state.resolve_mode = None
+
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
 
@@ -118,6 +132,8 @@ class Dice(RuleSet):
     ) -> tuple[Card, Card, Card]:
         a, b, c = roller(seed, round_no, index, DICE)
         return (a, b, c)
+
+    seeded_roll = staticmethod(FAST_ROLL)  # type: ignore[assignment]  # (no self)
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act

@@ -49,6 +49,10 @@ SHOW_THRESHOLD = 5
 TOKEN_POINTS = BLACK_POINTS
 """The magic token's holder at the end of a round takes one black chip."""
 TOKEN_ITEM = ScoreItem(ScoreKind.TOKEN, TOKEN_POINTS)
+KIND_PLAY, KIND_DRAW, KIND_SKIP = ActionType.PLAY, ActionType.DRAW, ActionType.SKIP
+KIND_QUIT, STAR, DRAWS = ActionType.QUIT, Symbol.STAR, Symbol.DRAW
+"""The fused round's enum members, read once (``ActionType.PLAY`` goes through
+``EnumType.__getattr__`` in Python 3.11: about 25 times a global's read, at every turn)."""
 
 
 def show_on(state: State) -> bool:
@@ -221,18 +225,18 @@ class Kadabra(Shedding):
                         card, give_to = ONE, gifts[pick - at]
                     else:
                         card = plays[pick - len(gifts) + 1]
-                kind = ActionType.PLAY
+                kind = KIND_PLAY
             else:
                 rest = pick - listed
                 if can_draw and rest == 0:
-                    kind = ActionType.DRAW
+                    kind = KIND_DRAW
                 elif can_skip and rest == can_draw:
-                    kind = ActionType.SKIP
+                    kind = KIND_SKIP
                 else:
-                    kind = ActionType.QUIT
+                    kind = KIND_QUIT
             if (
                 state.stage_white + state.stage_black >= SHOW_THRESHOLD
-                and kind is not ActionType.SKIP
+                and kind is not KIND_SKIP
                 and card is not LLAMA_CARD
             ):  # the show's stage goes to whoever acts
                 staged_white, staged_black = state.stage_white, state.stage_black
@@ -247,16 +251,16 @@ class Kadabra(Shedding):
                         give(state, seat, give_to)
                 elif card is LLAMA_CARD:
                     stage_chip(state, seat)
-                elif card.symbol is Symbol.STAR:
+                elif card.symbol is STAR:
                     state.token = seat
-                elif card.symbol is Symbol.DRAW and hand:
+                elif card.symbol is DRAWS and hand:
                     forced_draw(state, seat)
                 if not hand:
                     end_round(state, seat, emptied=True)
                     return actions
-            elif kind is ActionType.DRAW:
+            elif kind is KIND_DRAW:
                 hand.append(pile.pop())
-            elif kind is ActionType.SKIP:
+            elif kind is KIND_SKIP:
                 state.token = None
             else:
                 quit_[seat] = True

@@ -18,7 +18,8 @@ from game.cards import PLAIN_VALUES, Card, sort_cards
 from game.rules import dice as dice_rules
 from game.rules import kadabra as kadabra_rules
 from game.rules import tutorial as tutorial_rules
-from game.rules.base import BLACK_POINTS, HAND_SIZE, LLAMA_POINTS, WHITE_POINTS
+from game.rules.base import HAND_SIZE
+from game.rules.items import BLACK_POINTS, LLAMA_POINTS, WHITE_POINTS
 from game.rules.registry import find
 
 FULL_RULES = "docs/rules.md"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
@@ -44,6 +44,9 @@ CARD_ITEMS = {
 """Each card left in hand as its scoring item (shared: items are immutable values)."""
 _points = attrgetter("points")
 STOPPED_ITEM = ScoreItem(ScoreKind.STOPPED, STOP_BONUS, cards=(LLAMA_CARD.token,))
+DRAWN, PLAYING = Phase.DRAWN, Phase.PLAY
+"""The fused round's phases, read once (``Phase.DRAWN`` goes through ``EnumType.__getattr__``
+in Python 3.11: about 25 times a global's read, at every turn)."""
 
 
 class Tutorial(RuleSet):
@@ -69,6 +72,13 @@ class Tutorial(RuleSet):
         state.stopper = None
         state.stop_on_llama = False
         super().deal(state, deck)
+
+    def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
+        state.pending_drawn = None
+        state.pile_emptied = False
+        state.stopper = None
+        state.stop_on_llama = False
+        super().deal_out(state, dealt)
 
     def legal_actions(self, state: State) -> list[Action]:
         seat = state.to_act
@@ -185,8 +195,8 @@ class Tutorial(RuleSet):
             actions += 1
             hand = hands[seat]
             drawn = state.pending_drawn
-            if state.phase is Phase.DRAWN and drawn is not None:  # play it, or pass
-                state.phase = Phase.PLAY
+            if state.phase is DRAWN and drawn is not None:  # play it, or pass
+                state.phase = PLAYING
                 state.pending_drawn = None
                 if int(draws[seat]() * 2) == 0:
                     hand.remove(drawn)
@@ -211,7 +221,7 @@ class Tutorial(RuleSet):
                     hand.append(card)
                     state.pile_emptied = not pile
                     if PLAY_VALUES[card] >= PLAY_VALUES[top]:
-                        state.phase = Phase.DRAWN
+                        state.phase = DRAWN
                         state.pending_drawn = card
                         continue  # the same player plays it or passes
                 else:  # stop

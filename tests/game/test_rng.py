@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from game import find_rules, variant_names
 from game.rng import (
+    _SHA512,
     chooser,
     fast_chooser,
+    fast_dealt,
     fast_roll,
     fast_shuffled_deck,
     roll,
     seeded,
     shuffled_deck,
+    unrolled_deal,
+    unrolled_roll,
     unrolled_shuffle,
 )
 
@@ -43,6 +48,13 @@ def test_seeded_is_random_random_of_the_text() -> None:
         assert generator.getstate() == expected.getstate()[1]
 
 
+def test_seeded_hashes_with_sha512() -> None:
+    """Whichever SHA-512 ``seeded`` found (CPython's own, or hashlib's), the digest is
+    hashlib's."""
+    for data in (b"", b"sim:12:3:ai:random", "é☃".encode() * 50):
+        assert _SHA512(data).digest() == hashlib.sha512(data).digest()
+
+
 def test_the_fast_chance_is_the_full_engines() -> None:
     """Decks, rolls and choosers built by ``seeded`` are those of ``shuffled_deck``,
     ``roll`` and ``chooser``."""
@@ -67,3 +79,46 @@ def test_the_unrolled_shuffle_is_random_shuffle() -> None:
             expected = list(range(size))
             random.Random(f"u:{seed}").shuffle(expected)
             assert shuffle(random.Random(f"u:{seed}").getrandbits, list(range(size))) == expected
+
+
+def test_the_unrolled_deal_lays_out_the_shuffled_deck() -> None:
+    """Each hand every ``players``-th card from the top, then the turned-up card, then the
+    pile (its top last); no turned-up card when every card is dealt."""
+    for size, players in ((56, 2), (56, 6), (36, 4), (36, 6), (9, 3), (3, 1)):
+        deal = unrolled_deal(size, players, size // players if size < 10 else 6)
+        hand = size // players if size < 10 else 6
+        dealt = players * hand
+        for seed in range(100):
+            deck = list(range(size))
+            random.Random(f"d:{seed}").shuffle(deck)
+            laid = deal(random.Random(f"d:{seed}").getrandbits, list(range(size)))
+            hands = [deck[k:dealt:players] for k in range(players)]
+            top = deck[dealt] if dealt < size else None
+            assert laid == (*hands, top, deck[dealt + 1 :][::-1])
+
+
+def test_the_fast_deal_is_the_seeded_deck() -> None:
+    for name in variant_names():
+        deck = find_rules(name).deck()
+        for seed, round_no, players in (("s", 1, 4), (7, 3, 2), ("x:9", 12, 6)):
+            cards = shuffled_deck(seed, round_no, deck)
+            laid = fast_dealt(seed, round_no, deck, players, 6)
+            assert [list(h) for h in laid[:players]] == [
+                list(cards[k : 6 * players : players]) for k in range(players)
+            ]
+            assert laid[players + 1][::-1] == list(cards[6 * players + 1 :])
+
+
+def test_the_unrolled_roll_is_roll() -> None:
+    """Dice rolls on the fast path (``Dice.seeded_roll``, ``SeededChance.roll``) are
+    ``rng.roll``'s: the same faces for every seed, round and index."""
+    dice_rules = find_rules("dice")
+    dice = (("a", "b", "c", "d", "e", "f"), ("x", "y"), tuple("0123456789"), ("only",))
+    unrolled = unrolled_roll(dice)
+    for seed in ("s", 17, "x:3", "é"):
+        for round_no in (1, 2, 9):
+            for index in range(30):
+                assert unrolled(seed, round_no, index) == roll(seed, round_no, index, dice)
+                assert dice_rules.seeded_roll(seed, round_no, index) == dice_rules.random_roll(
+                    seed, round_no, index
+                )

@@ -14,7 +14,8 @@ from game.actions import Action, play, uniform_pick
 from game.ai.random import RandomPlayer
 from game.cards import ALL_CARDS
 from game.fast import FastGame, SeededChance
-from game.rules.base import RuleSet
+from game.rng import fast_dealt, shuffled_deck
+from game.rules.base import HAND_SIZE, RuleSet
 from game.rules.classic import FOLLOWERS
 from game.rules.shedding import DECK, PLAYABLE_ON
 from game.state import State
@@ -91,3 +92,25 @@ def test_classic_followers_are_what_may_go_on_each_card() -> None:
     for top, pair in FOLLOWERS.items():
         assert set(pair) == set(DECK) & PLAYABLE_ON[top]
         assert pair[0] is top
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_deal_out_is_deal(variant: str) -> None:
+    """The fast path deals from ``rng.fast_dealt``'s layout (``deal_out``): the same state
+    as ``deal`` from the round's deck, whoever deals first, after any round."""
+    rule_set = find_rules(variant)
+    deck = rule_set.deck()
+    shaken = random.Random(variant)
+    for game in range(40):
+        players = 2 + game % 5
+        dealt, laid = State.new(players), State.new(players)
+        ender = shaken.choice([None, *range(players)])
+        for state in (dealt, laid):
+            state.round_no = 1 + game % 7
+            state.ender = ender
+            state.pending_drawn = state.stopper = 1  # (fields a deal clears)
+            state.rolls_used = 3
+        rule_set.deal(dealt, shuffled_deck(f"g{game}", dealt.round_no, deck))
+        rule_set.deal_out(laid, fast_dealt(f"g{game}", laid.round_no, deck, players, HAND_SIZE))
+        assert laid == dealt
+        assert len(laid.hands) == players and all(len(hand) == HAND_SIZE for hand in laid.hands)
