@@ -28,7 +28,7 @@ LONG: dict[str, float] = {
     "tests/bot/test_load_smoke.py::test_json_has_every_figure": 30,
     "tests/bot/test_load_smoke.py::test_the_table_prints_a_run": 25,
     "tests/bot/test_idle_memory.py::test_a_thousand_waiting_relaxed_games": 30,
-    "tests/game_ai/test_players.py::test_ais_only_choose_legal_actions[heuristic-dice]": 25,
+    "tests/game_ai/test_players.py::test_ais_only_choose_legal_actions[heuristic-dice]": 15,
     "tests/bot/test_games.py::test_whole_game[classic": 28,
     "tests/bot/test_startup_faults.py::test_a_database_in_a_read_only_folder": 25,
     "tests/bot/test_startup_faults.py::test_a_read_only_wal_database_with_its_logs": 20,
