@@ -31,6 +31,16 @@ settings.register_profile("lama", max_examples=40, deadline=None)
 settings.register_profile("ci-deep", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "lama"))
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist worksteal`` (scripts/test's) with the longest tests first: tests/schedule.py."""
+    if config.getvalue("dist") != "worksteal":
+        return None
+    from tests.schedule import LongestFirst
+
+    return LongestFirst(config, log)  # type: ignore[arg-type]
+
+
 PACING_REPORT: list[tuple[str, dict[str, object]]] = []
 """Per test run with pacing: what Discord's rate limits did to the bot. Read from the test
 reports, which reach this (main) process from pytest-xdist's workers too."""

@@ -1,4 +1,9 @@
-"""The load benchmark still runs: a few small games against ``python -m bot`` and the baseline."""
+"""The load benchmark still runs: a few small games against ``python -m bot`` and the baseline.
+
+Two benchmark runs (each starts bots and a fake): one on the benchmark's defaults, lama traced
+(``--trace`` changes only how lama is started, so one run shows both the JSON and where the
+answers' time went), and one with everything turned off that can be.
+"""
 
 from __future__ import annotations
 
@@ -30,8 +35,10 @@ def bench(*args: str) -> str:
 
 
 @pytest.mark.slow  # two bot processes in a subprocess
-def test_json_has_every_figure_for_both_bots() -> None:
-    figures = json.loads(bench("--json"))
+def test_json_has_every_figure_for_both_bots_and_the_trace(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    figures = json.loads(bench("--json", "--trace"))
     missing = [key for key in JSON_KEYS if key not in figures]
     assert not missing, figures
     assert figures["pacing"] is True, "the fake paces like Discord by default"
@@ -58,6 +65,18 @@ def test_json_has_every_figure_for_both_bots() -> None:
         assert run["p99_ms_my_hand_to_picture"] > 0, f"each My hand's picture was timed: {run}"
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
+    # --trace: lama (only) ran under benchmarks/load/answer_trace.py, and the run says where
+    # the answers' time went, as the table prints it
+    assert "answer_trace" in lama and "answer_trace" not in baseline
+    from benchmarks.bot_load import print_trace
+
+    print_trace(lama["answer_trace"])
+    out = capsys.readouterr().out
+    assert "answer trace (play answers after the burst; ms):" in out, out
+    for segment in ("bot: store: statements + commit", "wire + fake loop: answer reaches the fake",
+                    "bot_loop: lag_over_1ms", "bot_heap_at_end: {'rss_kb'",
+                    "unreachable_found"):
+        assert segment in out, out
 
 
 @pytest.mark.slow
@@ -88,13 +107,3 @@ def test_the_bot_is_traced_only_when_asked() -> None:
     assert traced[-2:] == ["-m", "benchmarks.load.answer_trace"]
     baseline = bot_command(argparse.Namespace(**vars(parse(["--trace"])), bot="baseline"))
     assert baseline[-1].endswith("baseline.py"), "the baseline is never traced"
-
-
-@pytest.mark.slow
-def test_a_traced_run_says_where_the_answers_time_went() -> None:
-    out = bench("--no-baseline", "--trace")
-    assert "answer trace (play answers after the burst; ms):" in out, out
-    for segment in ("bot: store: statements + commit", "wire + fake loop: answer reaches the fake",
-                    "bot_loop: lag_over_1ms", "bot_heap_at_end: {'rss_kb'",
-                    "unreachable_found"):
-        assert segment in out, out

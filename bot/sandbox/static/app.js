@@ -124,7 +124,7 @@ function draw() {
     state.drawn.set(m.id, { msg: m, key, node });
     return node;
   });
-  box.replaceChildren(...nodes);
+  place(box, nodes);
   if (state.channel === DM_VIEW && !nodes.length) box.append(noDms());
   for (const id of state.drawn.keys()) if (!state.messages.has(id)) state.drawn.delete(id);
   // what this member just asked for (a hand, an answer) is shown even when scrolled up
@@ -134,6 +134,19 @@ function draw() {
   const iso = (text) => `\u2068${text}\u2069`;  // FSI…PDI: a name keeps its own direction
   $("slash").placeholder = t("composer", { channel: iso(shownChannelName()),
     name: iso(me ? me.name : "…") });
+}
+
+function place(box, nodes) {
+  // `box` made to hold exactly `nodes`, in order, touching only what changed: the elements
+  // that stay are not taken out and put back, so the browser lays out only what is new (a
+  // whole replaceChildren made it lay out the channel again at each message, which grew
+  // with the game)
+  const keep = new Set(nodes);
+  for (const child of [...box.childNodes]) if (!keep.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    const at = box.childNodes[i] || null;
+    if (at !== node) box.insertBefore(node, at);
+  });
 }
 
 function scrollToEnd() {
