@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,16 +26,12 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 async def run_bot(
-    tmp_path: Path, env: dict[str, str], prefix: list[str] | None = None
+    tmp_path: Path, env: dict[str, str], drop: tuple[int, ...] = ()
 ) -> tuple[int, str, str]:
-    if prefix:  # another program runs the interpreter: a real start
-        process: asyncio.subprocess.Process | forkserver.Process = (
-            await asyncio.create_subprocess_exec(
-                *prefix, sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE))
-    else:  # forked from the suite's fork server (tests/forkserver.py)
-        process = await forkserver.start("-m", "bot", cwd=tmp_path, env=env,
-                                         stdout=forkserver.PIPE, stderr=forkserver.PIPE)
+    """``python -m bot`` forked from the suite's fork server (tests/forkserver.py), without
+    the capabilities in ``drop``: its exit code, standard output and error."""
+    process = await forkserver.start("-m", "bot", cwd=tmp_path, env=env, drop=drop,
+                                     stdout=forkserver.PIPE, stderr=forkserver.PIPE)
     out, err = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
