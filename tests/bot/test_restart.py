@@ -17,6 +17,7 @@ from tests.bot.helpers import (
     Chooser,
     Turn,
     action_buttons,
+    answered,
     current,
     first_button,
     is_table,
@@ -105,8 +106,8 @@ class Table:
     async def start_game(self, variant: str = "classic", ai: bool = False) -> None:
         """A game to 1 point: one round (every test's restarts and kills fall in its first
         round; playing more rounds after them proved nothing more and cost most of the time)."""
-        lobby = (await self.ana.slash(self.channel, "lama start", variant=variant,
-                                      target=1)).message
+        lobby = await answered(await self.ana.slash(self.channel, "lama start", variant=variant,
+                                                    target=1))
         assert lobby is not None
         await self.ben.click(lobby, "Join")
         if ai:
@@ -184,8 +185,8 @@ async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
 async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
-        lobby = (await club.ana.slash(club.channel, "lama start", variant="dice",
-                                      target=1)).message  # (one round)
+        lobby = await answered(await club.ana.slash(club.channel, "lama start", variant="dice",
+                                                    target=1))  # (one round)
         assert lobby is not None
         await club.ben.click(lobby, "Join")
     async with fake.run(club.bot(), sync=False):
