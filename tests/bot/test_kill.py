@@ -124,7 +124,7 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
         seen = current(club.channel)
         assert seen is not None
         async with bot_process(fake, db, log) as second:
-            turn = await fake.notifier.wait_for(changed(club.channel, seen.stamp), WAIT,
+            turn = await fake.notifier.wait_for(changed(club.channel, seen.stamp), START,
                                                 "the table to be refreshed after the restart")
             while turn.user_id is None:  # the AI may have been to act: let it
                 turn = await fake.notifier.wait_for(changed(club.channel, turn.stamp), WAIT,

@@ -158,14 +158,16 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
                         lambda s=syncs: True if fake.command_syncs > s else None, START,
                         "the command sync")
                 else:  # this process first shows what the killed one owed (a repost
-                    # retires the older table just after: checked once all is quiet, below)
+                    # retires the older table just after: checked once all is quiet, below);
+                    # START: a net for a process just started, not a speed check (at a load
+                    # of 12 on two cores, 10 s after identifying was not always enough)
                     await fake.notifier.wait_for(
-                        lambda p=previous: True if shown(*p) else None, WAIT,
+                        lambda p=previous: True if shown(*p) else None, START,
                         f"{previous[0]} to be shown after the restart")
                 await play_case(fake, kind, channel, members, process)
             previous = (kind, channel)
         async with bot_process(fake, db, log) as last:
-            await fake.notifier.wait_for(lambda: True if shown(*previous) else None, WAIT,
+            await fake.notifier.wait_for(lambda: True if shown(*previous) else None, START,
                                          "the last case to be shown")
             last.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(last.wait(), STOP) == 0, log.read_text()
