@@ -66,7 +66,7 @@ class Club:
                 self.idle.set()
                 await self.go.wait()
                 self.idle.clear()
-            if await take_turn(fake, self.channel, self.members) is None:
+            if await take_turn(fake, self.channel, self.members, wait=60) is None:
                 return
             self.turns += 1
 

@@ -31,12 +31,15 @@ async def take_turn(
     channel: TextChannel,
     members: dict[int, Member],
     choose: Chooser = first_button,
+    wait: float = WAIT,
 ) -> InteractionResult | None:
     """The next human to act opens My hand and makes one move; returns once the table showed
-    it (None when the game is over). Stale tables (an AI still moving) are waited out."""
+    it (None when the game is over). Stale tables (an AI still moving) are waited out.
+    ``wait``: the net for each table change (longer for a process just restarted, whose
+    first standings import the chart library: over 10 s at a load of 14 on two cores)."""
     seen: tuple[int, int] | None = None
     while True:
-        turn = await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to change")
+        turn = await fake.notifier.wait_for(changed(channel, seen), wait, "the table to change")
         if turn.final is not None:
             return None
         seen = turn.stamp
@@ -56,7 +59,7 @@ async def take_turn(
         if any(b.label == "Yes, quit" for b in hand.buttons):  # Quit asks first
             result = await member.click(hand, "Yes, quit")
             await settled(result)
-        await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to show the move")
+        await fake.notifier.wait_for(changed(channel, seen), wait, "the table to show the move")
         return result
 
 
