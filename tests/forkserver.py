@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import ctypes
 import gc
 import importlib
 import io
@@ -49,6 +50,10 @@ what a start imports later (matplotlib, asyncpg). It also reads the message cata
 RELOADED = ("bot.common.faults",)
 """Modules that read the environment at import (``LAMA_FAULT``): run again in each child."""
 PIPE, DEVNULL = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL
+FILE_OVERRIDES = (1, 2, 3)
+"""CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER (linux/capability.h): what lets root
+write a read-only file or folder; ``drop=FILE_OVERRIDES`` starts a child without them, as
+``setpriv --bounding-set=-dac_override,-dac_read_search,-fowner`` would exec it."""
 _HEADER = struct.Struct("!I")
 
 
@@ -131,11 +136,12 @@ Stream = int | IO[Any] | None
 
 
 def _request(args: tuple[str, ...], cwd: str | Path | None, env: dict[str, str] | None,
-             streams: tuple[Stream, Stream, Stream]) -> tuple[socket.socket, list[int | None]]:
+             streams: tuple[Stream, Stream, Stream], drop: tuple[int, ...] = ()
+             ) -> tuple[socket.socket, list[int | None]]:
     """Ask the server for ``python -m ...`` with these standard streams (``None``: this
     process's own; ``PIPE``: a pipe whose other end is returned, per stream, else None;
-    ``DEVNULL``; a file or descriptor). The connection, once it read the child's pid line,
-    later carries its exit code."""
+    ``DEVNULL``; a file or descriptor), without the capabilities numbered in ``drop``. The
+    connection, once it read the child's pid line, later carries its exit code."""
     assert args[0] == "-m", "the fork server runs modules: -m name ..."
     given: list[int] = []  # descriptors the child gets
     ours: list[int | None] = []  # a pipe's end we keep, per stream
@@ -156,7 +162,8 @@ def _request(args: tuple[str, ...], cwd: str | Path | None, env: dict[str, str] 
         given.append(fd)
         ours.append(end)
     request = json.dumps({"argv": list(args[1:]), "cwd": str(cwd or os.getcwd()),
-                          "env": dict(os.environ if env is None else env)}).encode()
+                          "env": dict(os.environ if env is None else env),
+                          "drop": list(drop)}).encode()
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(_Server.shared().path)
@@ -178,12 +185,13 @@ async def _reader_of(fd: int | None) -> asyncio.StreamReader | None:
 
 
 async def start(*args: str, cwd: str | Path, env: dict[str, str],
-                stdin: Stream = DEVNULL, stdout: Stream = None, stderr: Stream = None
-                ) -> Process:
+                stdin: Stream = DEVNULL, stdout: Stream = None, stderr: Stream = None,
+                drop: tuple[int, ...] = ()) -> Process:
     """``python -m module ...`` (``args`` = ``("-m", "bot", ...)``) forked from the server,
-    for a test's event loop (``asyncio.create_subprocess_exec``'s parts)."""
+    for a test's event loop (``asyncio.create_subprocess_exec``'s parts); ``drop``:
+    capabilities the child runs without (:data:`FILE_OVERRIDES`)."""
     assert stdin != PIPE, "not needed yet"
-    sock, (_, out, err) = _request(args, cwd, env, (stdin, stdout, stderr))
+    sock, (_, out, err) = _request(args, cwd, env, (stdin, stdout, stderr), drop)
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     pid = int(await reader.readline())
     return Process(pid, reader, writer, await _reader_of(out), await _reader_of(err))
@@ -278,6 +286,25 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
     return json.loads(data[_HEADER.size:]), fds
 
 
+def _drop_capabilities(numbers: list[int]) -> None:
+    """Give up these capabilities for good, as ``setpriv --bounding-set=-...`` then exec
+    leaves a root process: out of the bounding set, and out of the effective, permitted and
+    inheritable sets (capget/capset, version 3: two 32-bit words per set)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # (effective, permitted, inheritable) for caps 0-31, 32-63
+    if libc.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    for number in numbers:
+        if libc.prctl(24, number, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), f"PR_CAPBSET_DROP {number}")
+        word, bit = divmod(number, 32)
+        for index in range(3 * word, 3 * word + 3):
+            data[index] &= ~(1 << bit)
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
 def _child(request: dict[str, Any], fds: list[int]) -> None:
     """In the forked child: become ``python -m <argv>``; never returns."""
     code, interrupted = 1, False
@@ -294,6 +321,8 @@ def _child(request: dict[str, Any], fds: list[int]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        if request["drop"]:
+            _drop_capabilities(request["drop"])
         sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
                                      line_buffering=os.isatty(0))  # as the interpreter opens
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),

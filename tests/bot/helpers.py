@@ -139,6 +139,19 @@ async def settled(result: InteractionResult) -> Message:
     return result.message
 
 
+async def answered(result: InteractionResult) -> Message:
+    """What a slash command answered, once it is there: its message (type 4), or, when the
+    bot deferred it (type 5: a ``/lama start`` slower than cogs.timely.DEFER_AFTER, as on a
+    busy machine), the answer that followed, which is the "thinking" placeholder filled (a
+    lobby) or a refusal sent ephemerally once the placeholder was withdrawn (cogs.replies).
+    Read a command's answer through this, never ``result.message`` at once: after a deferral
+    that is the placeholder, without text or buttons (or gone)."""
+    if result.type == 5:
+        return await result.followup(0, timeout=WAIT)
+    assert result.message is not None, f"a slash command is answered with a message: {result}"
+    return result.message
+
+
 def offers(hand: Message) -> Callable[[], bool | None]:
     """A condition: ``hand`` offers moves (its owner's turn has come)."""
     return lambda: True if action_buttons(hand) or hand.selects else None

@@ -17,6 +17,7 @@ from bot.sessions.sessions import Session, Sessions
 from game.ai import FULL_COLLECTION_EVERY
 from tests.bot.blocking import BlockingPlayer
 from tests.bot.conftest import World
+from tests.bot.helpers import answered
 
 
 def session_of(world: World, channel_id: int) -> Session:
@@ -26,7 +27,7 @@ def session_of(world: World, channel_id: int) -> Session:
 
 
 async def test_lobby_adds_ais_of_each_difficulty_and_keeps_them(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", variant="classic")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="classic"))
     assert lobby is not None
     await world.ana.click(lobby, "Add easy AI")
     await world.ana.click(lobby, "Add AI")
@@ -77,7 +78,7 @@ async def test_a_thinking_ai_does_not_hold_up_other_channels(
             return real(seed, difficulty)
 
         monkeypatch.setattr(bot.sessions.sessions, "make_player", seat_player)
-        lobby = (await world.ana.slash(world.table, "lama start", variant="classic")).message
+        lobby = await answered(await world.ana.slash(world.table, "lama start", variant="classic"))
         assert lobby is not None
         await world.ana.click(lobby, "Leave")
         await world.ana.click(lobby, "Add hard AI")  # seat 0: the AI acts first
@@ -89,9 +90,9 @@ async def test_a_thinking_ai_does_not_hold_up_other_channels(
 
         # while it thinks (it cannot answer before release), another channel is served
         other = world.guild.add_text_channel("other")
-        opened = await world.ben.slash(other, "lama start", variant="dice")
-        assert opened.message is not None and not opened.ephemeral
-        added = await world.ben.click(opened.message, "Add AI")
+        opened = await answered(await world.ben.slash(other, "lama start", variant="dice"))
+        assert not opened.ephemeral
+        added = await world.ben.click(opened, "Add AI")
         assert "AI 1" in added.message.text
         assert not release.is_set() and game.history == [], "the AI is still thinking"
 

@@ -13,6 +13,7 @@ from cogs.cards import FACES
 from fakediscord import FakeDiscord
 from game.cards import ALL_CARDS, Card
 from tests.bot.conftest import make_settings
+from tests.bot.helpers import answered
 
 FACE = re.compile(r"<:lama_[a-z0-9_]+:\d+>")
 
@@ -45,7 +46,7 @@ async def test_faces_are_uploaded_once_across_a_restart(tmp_path: Path) -> None:
         async with fake.run(bot):
             await synced(bot)
             assert sorted(uploads(fake)) == sorted(emoji_name(c) for c in ALL_CARDS)
-            lobby = (await ana.slash(table, "lama start")).message
+            lobby = await answered(await ana.slash(table, "lama start"))
             assert lobby is not None
             await ben.click(lobby, "Join")
             await ana.click(lobby, "Start")
@@ -80,7 +81,7 @@ async def test_the_first_table_and_hand_use_one_style_of_face(tmp_path: Path) ->
         ana, ben = guild.add_member("ana"), guild.add_member("ben")
         bot = create_bot(settings)
         async with fake.run(bot):
-            lobby = (await ana.slash(table, "lama start")).message  # no wait for the uploads
+            lobby = await answered(await ana.slash(table, "lama start"))  # no wait for the uploads
             assert lobby is not None
             await ben.click(lobby, "Join")
             await ana.click(lobby, "Start")

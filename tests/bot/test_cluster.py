@@ -21,7 +21,7 @@ from bot.process.backends import is_postgres, make_store
 from fakediscord import FakeDiscord, Guild, Member, TextChannel
 from tests import forkserver
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import KILLED_CLICK
+from tests.bot.helpers import KILLED_CLICK, answered, is_final
 from tests.bot.test_restart import take_turn
 
 pytestmark = pytest.mark.slow  # a launcher, bot processes killed and restarted
@@ -49,8 +49,10 @@ class Club:
         self.idle = asyncio.Event()
 
     async def start_game(self) -> None:
-        lobby = (await self.ana.slash(self.channel, "lama start", variant="classic",
-                                      target=10)).message
+        # one round: the kill falls in it (after three turns of every game) and the game
+        # ends with it, so every game is played through the kill and the restart
+        lobby = await answered(await self.ana.slash(self.channel, "lama start",
+                                                    variant="classic", target=1))
         assert lobby is not None
         for member, button in ((self.ben, "Join"), (self.ana, "Add AI"), (self.ana, "Start")):
             reply = await member.click(lobby, button)
@@ -64,7 +66,7 @@ class Club:
                 self.idle.set()
                 await self.go.wait()
                 self.idle.clear()
-            if await take_turn(fake, self.channel, self.members) is None:
+            if await take_turn(fake, self.channel, self.members, wait=60) is None:
                 return
             self.turns += 1
 
@@ -163,6 +165,8 @@ async def test_two_processes_one_killed_mid_round_every_game_as_if_never_killed(
                 club.go.clear()
             await asyncio.wait_for(asyncio.gather(*(c.idle.wait() for c in doomed)), 30)
             identifies = fake.gateway.identifies
+            held = {c.guild.id: c.turns for c in doomed}
+            assert not any(is_final(m) for c in doomed for m in c.channel.messages)
             os.kill(before["4-7"], signal.SIGKILL)  # mid-round: the games are under way
             after = await fake.notifier.wait_for(
                 lambda: c if (c := children(launcher.pid)).get("4-7") not in (
@@ -174,6 +178,7 @@ async def test_two_processes_one_killed_mid_round_every_game_as_if_never_killed(
             for club in doomed:
                 club.go.set()
             await asyncio.wait_for(asyncio.gather(*games), 120)
+            assert all(c.turns > held[c.guild.id] for c in doomed), "played on after the kill"
             launcher.send_signal(signal.SIGTERM)  # stops both processes cleanly
             assert await asyncio.wait_for(launcher.wait(), 30) == 0, log.read_text()
         assert fake.command_syncs == 1, "the restarted process did not sync again"

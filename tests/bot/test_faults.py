@@ -14,13 +14,14 @@ import pytest
 import cogs.timely
 from fakediscord import Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, current, play_out, settled
+from tests.bot.helpers import WAIT, action_buttons, answered, current, play_out, settled
 from tests.bot.test_restart import stored_actions, take_turn
 
 
 async def start(world: World, *, ai: bool = False, variant: str = "classic") -> Message:
     """A game to 1 point (one round: each fault falls in it, and the game then ends)."""
-    lobby = (await world.ana.slash(world.table, "lama start", variant=variant, target=1)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant=variant,
+                                                 target=1))
     assert lobby is not None
     if ai:
         await world.ana.click(lobby, "Add AI")

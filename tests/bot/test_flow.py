@@ -10,7 +10,7 @@ from bot import create_bot
 from bot.process.client import intents
 from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import action_buttons, current, play_out
+from tests.bot.helpers import action_buttons, answered, current, play_out
 
 
 async def test_commands_sync_only_when_changed(tmp_path: Path) -> None:
@@ -40,7 +40,8 @@ def test_no_privileged_intents() -> None:
 
 @pytest.mark.slow  # a whole game
 async def test_a_game_against_ais_then_a_rematch(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", variant="classic", target=8)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="classic",
+                                                 target=8))
     assert lobby is not None
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Add AI")
@@ -70,7 +71,8 @@ def gift_first(member: Member, hand: Message) -> tuple[str, str | None]:
 
 @pytest.mark.slow  # a whole game
 async def test_kadabra_gift_select(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", variant="kadabra", target=15)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="kadabra",
+                                                 target=15))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")

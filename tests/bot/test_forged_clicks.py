@@ -11,7 +11,7 @@ from fakediscord import Member, Message
 from fakediscord.driver import ComponentRefused
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons, forged_click
-from tests.bot.helpers import WAIT, card, current, play_out
+from tests.bot.helpers import WAIT, answered, card, current, play_out
 
 REFUSAL = "That is not possible right now."
 
@@ -68,7 +68,7 @@ async def forge_everywhere(world: World, member: Member, messages: list[Message]
 async def test_forged_clicks_on_a_lobby_a_table_and_a_hand_change_nothing(
     world: World, check: bool
 ) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=30))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     session = world.bot.sessions.get(world.table.id)
@@ -107,7 +107,7 @@ async def test_forged_clicks_on_a_lobby_a_table_and_a_hand_change_nothing(
 async def test_forged_clicks_on_the_standings_change_nothing(
     world: World, check: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", target=8)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=8))
     assert lobby is not None
     session = world.bot.sessions.get(world.table.id)
     assert session is not None
@@ -135,7 +135,7 @@ async def test_a_hand_button_on_a_public_message_never_turns_it_into_a_hand(
     """A hand's buttons answer by editing the clicked message into the hand: from a public
     message (one the bot never draws, here forged with the button on it), they are refused
     privately before anything is done."""
-    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=30))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")

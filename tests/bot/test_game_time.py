@@ -11,7 +11,7 @@ from bot.policies.timers import DEFAULT_TURN_TIMEOUT
 from bot.sessions.outbox import Pacer
 from bot.sessions.sessions import Session
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, current, first_button, offers, settled
+from tests.bot.helpers import WAIT, answered, current, first_button, offers, settled
 from tests.bot.test_traffic_games import table_round_of
 from tests.bot.traffic import standings, table_round
 
@@ -44,7 +44,7 @@ def channel_requests(world: World, since: int) -> list[dict[str, object]]:
 
 async def test_ai_seats_timers_and_takeover_never_wait_on_the_channel(world: World) -> None:
     ana = world.ana
-    lobby = (await ana.slash(world.table, "lama start", variant="classic")).message
+    lobby = await answered(await ana.slash(world.table, "lama start", variant="classic"))
     assert lobby is not None
     await ana.click(lobby, "Add AI")
     await ana.click(lobby, "Add AI")

@@ -9,7 +9,7 @@ import pytest
 
 from tests import forkserver
 from tests.bot.conftest import World
-from tests.bot.helpers import card, play_out
+from tests.bot.helpers import answered, card, play_out
 from tests.bot.leaks import check_no_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,9 +37,9 @@ def replay(record: dict, tmp_path: Path) -> dict:
 @pytest.mark.parametrize(("variant", "options"), GAMES)
 async def test_whole_game(world: World, tmp_path: Path, variant: str, options: dict) -> None:
     world.fake.keep_files = True  # the record attached to the standings
-    reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)
-    lobby = reply.message
-    assert lobby is not None and not reply.ephemeral
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant=variant,
+                                                 **options))
+    assert not lobby.ephemeral
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Add AI")
     assert "AI 1" in lobby.text and "ben" in lobby.text

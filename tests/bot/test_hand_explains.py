@@ -22,6 +22,7 @@ from game.actions import DRAW, QUIT, ROLL
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import (
     action_buttons,
+    answered,
     click_and_confirm,
     offers,
     play_out,
@@ -152,7 +153,8 @@ async def test_the_alt_text_describes_the_picture_after_every_edit(world: World)
     its picture (the same tiles) while the others roll and move, so its description must
     not keep the state it was first sent in (whose turn, another's roll, the row)."""
     world.fake.keep_files = True
-    lobby = (await world.ana.slash(world.table, "lama start", variant="dice", target=12)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="dice",
+                                                 target=12))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Add AI")

@@ -13,7 +13,7 @@ import pytest
 from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons, forged_slash
-from tests.bot.helpers import WAIT, action_buttons, current, play_out
+from tests.bot.helpers import WAIT, action_buttons, answered, current, play_out
 
 
 def db_actions(world: World) -> int:
@@ -27,7 +27,7 @@ def db_actions(world: World) -> int:
 
 
 async def open_table(world: World) -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=30))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")
@@ -56,7 +56,7 @@ async def test_a_hand_kept_from_a_stopped_game_does_nothing_in_the_next(world: W
 
 async def test_buttons_of_the_first_format_get_a_clear_answer(world: World) -> None:
     """Buttons posted before the upgrade named the channel; they are answered, never used."""
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     channel = world.table.id
     old = forged_buttons(world.fake, world.table, [
@@ -71,7 +71,7 @@ async def test_buttons_of_the_first_format_get_a_clear_answer(world: World) -> N
 
 
 async def test_a_lobby_button_acts_only_in_its_own_channel(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     other = world.guild.add_text_channel("other")
     join = next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":join"))
@@ -81,7 +81,7 @@ async def test_a_lobby_button_acts_only_in_its_own_channel(world: World) -> None
     assert "ben" not in lobby.text and world.bot.sessions.get(other.id) is None
     # and a lobby's button from an earlier lobby of the same channel is closed too
     await world.ana.click(lobby, "Cancel")
-    fresh = (await world.ana.slash(world.table, "lama start")).message
+    fresh = await answered(await world.ana.slash(world.table, "lama start"))
     assert fresh is not None
     stale = forged_buttons(world.fake, world.table, [join])
     reply = await world.ben.click(stale, join)
@@ -89,7 +89,7 @@ async def test_a_lobby_button_acts_only_in_its_own_channel(world: World) -> None
 
 
 async def finished_game(world: World) -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", target=8)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=8))
     assert lobby is not None
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Start")
@@ -117,7 +117,7 @@ async def test_only_a_player_starts_a_rematch_and_only_joiners_are_seated(world:
 
 
 async def test_only_the_host_adds_and_removes_ai_seats(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     added = await world.ben.click(lobby, "Add AI")
@@ -136,7 +136,7 @@ async def test_only_the_host_adds_and_removes_ai_seats(world: World) -> None:
 
 
 async def test_a_host_who_left_cannot_start(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Leave")
@@ -153,7 +153,7 @@ async def test_a_host_who_left_cannot_start(world: World) -> None:
 
 
 async def test_hosting_passes_to_a_seated_player_when_the_host_leaves(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Leave")

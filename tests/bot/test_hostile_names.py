@@ -14,7 +14,7 @@ from bot.sessions.seating import MAX_NAME
 from bot.words.markdown import escape
 from fakediscord import FakeDiscord, Member
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import WAIT, Turn, click_and_confirm, current, play_out
+from tests.bot.helpers import WAIT, Turn, answered, click_and_confirm, current, play_out
 
 RLO, FSI, PDI = "\u202e", "\u2068", "\u2069"
 HOSTILE = [
@@ -106,7 +106,7 @@ async def test_hostile_names_in_every_kind_of_message(world: World) -> None:
     people = [world.guild.add_member(name) for name in HOSTILE]
     members: dict[int, Member] = {m.id: m for m in people}
     host, *others = [*people[:5], people[8]]
-    lobby = (await host.slash(table, "lama start", target=1)).message  # lobby
+    lobby = await answered(await host.slash(table, "lama start", target=1))  # lobby
     assert lobby is not None
     for member in others:
         await member.click(lobby, "Join")
@@ -126,7 +126,7 @@ async def test_hostile_names_in_every_kind_of_message(world: World) -> None:
     await people[6].slash(table, "lama leave")
     await host.click(second, "Cancel")
     # a game where a player leaves (an AI thinks under their name) and is stopped
-    third = (await people[7].slash(table, "lama start")).message
+    third = await answered(await people[7].slash(table, "lama start"))
     assert third is not None
     await people[5].click(third, "Join")
     await people[7].click(third, "Start")
@@ -148,7 +148,8 @@ async def test_hostile_names_in_the_timers_messages(tmp_path: Path) -> None:
         table = guild.add_text_channel("lama")
         first, second = guild.add_member(HOSTILE[0]), guild.add_member(HOSTILE[-1])
         async with fake.run(create_bot(make_settings(tmp_path), clock=clock)):
-            lobby = (await first.slash(table, "lama start", target=300, turn_timeout=30)).message
+            lobby = await answered(await first.slash(table, "lama start", target=300,
+                                                     turn_timeout=30))
             assert lobby is not None
             await second.click(lobby, "Join")
             await first.click(lobby, "Start")

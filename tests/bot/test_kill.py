@@ -49,8 +49,8 @@ async def sound(db: Path) -> None:
         await store.close()
 
 
-async def play_to_the_end(fake: FakeDiscord, club: Table) -> None:
-    while await take_turn(fake, club.channel, club.members) is not None:
+async def play_to_the_end(fake: FakeDiscord, club: Table, wait: float = WAIT) -> None:
+    while await take_turn(fake, club.channel, club.members, wait=wait) is not None:
         pass
 
 
@@ -124,7 +124,7 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
         seen = current(club.channel)
         assert seen is not None
         async with bot_process(fake, db, log) as second:
-            turn = await fake.notifier.wait_for(changed(club.channel, seen.stamp), WAIT,
+            turn = await fake.notifier.wait_for(changed(club.channel, seen.stamp), START,
                                                 "the table to be refreshed after the restart")
             while turn.user_id is None:  # the AI may have been to act: let it
                 turn = await fake.notifier.wait_for(changed(club.channel, turn.stamp), WAIT,
@@ -153,7 +153,7 @@ async def test_a_game_killed_twice_mid_round_finishes_as_if_never_killed(tmp_pat
         await sound(db)
 
         async with bot_process(fake, db, log):
-            await play_to_the_end(fake, club)
+            await play_to_the_end(fake, club, START)  # a process just started: START's net
         await sound(db)
         fake.failures[:] = [f for f in fake.failures if "no answer" not in f.reason]
         assert not fake.failures, fake.failures

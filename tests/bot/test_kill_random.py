@@ -24,7 +24,16 @@ import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, Member, TextChannel
 from game import Game, from_dict
 from tests import forkserver
-from tests.bot.helpers import KILLED_CLICK, WAIT, Turn, action_buttons, card, current, is_final
+from tests.bot.helpers import (
+    KILLED_CLICK,
+    WAIT,
+    Turn,
+    action_buttons,
+    answered,
+    card,
+    current,
+    is_final,
+)
 from tests.bot.test_kill import ROOT, SEED, START, sound
 from tests.bot.test_outbox import tables, titled
 from tests.bot.test_restart import stored_actions
@@ -188,7 +197,7 @@ async def test_ten_kills_at_random_moments_lose_nothing_and_show_everything_once
         await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None, START,
                                      "the command sync")
         for channel in channels:  # both players and an AI, to 8 points
-            lobby = (await ana.slash(channel, "lama start", target=8)).message
+            lobby = await answered(await ana.slash(channel, "lama start", target=8))
             assert lobby is not None
             await ben.click(lobby, "Join")
             await ana.click(lobby, "Add AI")

@@ -6,7 +6,7 @@ from bot.words.i18n import translator
 from bot.words.markdown import BUTTON_LABEL, SELECT_LABEL, SELECT_PLACEHOLDER
 from cogs.hand_view import action_components
 from tests.bot.conftest import World
-from tests.bot.helpers import kadabra_gift_turn
+from tests.bot.helpers import answered, kadabra_gift_turn
 
 
 def test_a_gift_menu_with_very_long_names_fits() -> None:
@@ -29,7 +29,7 @@ def test_a_gift_menu_with_very_long_names_fits() -> None:
 
 async def test_a_very_long_display_name_is_seated_short(world: World) -> None:
     long = world.guild.add_member("l" * 120)
-    lobby = (await long.slash(world.table, "lama start")).message  # the host's name too
+    lobby = await answered(await long.slash(world.table, "lama start"))  # the host's name too
     assert lobby is not None
     twin = world.guild.add_member("l" * 120)
     await twin.click(lobby, "Join")  # the same name again: de-duplicated, still short

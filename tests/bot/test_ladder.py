@@ -12,7 +12,7 @@ from bot.ladder.results import SeatResult
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Member, Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons
-from tests.bot.helpers import card
+from tests.bot.helpers import answered, card
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TUTORIAL = "L.A.M.A. tutorial (house rules)"
@@ -146,14 +146,14 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
 
     boss = world.guild.add_member("boss", permissions=MANAGE_GUILD)
     await boss.slash(world.table, "lama config images", images="off")
-    off = (await world.ana.slash(world.table, "lama stats")).message
+    off = await answered(await world.ana.slash(world.table, "lama stats"))
     assert off is not None and off.attachments == [] and card(off).image is None
     assert "**L.L.A.M.A.**: rank 1 of 2" in off.text and "Skill after each" not in off.text
     await boss.slash(world.table, "lama config images", images="on")
     await world.table.set_permissions(world.guild.me, deny=ATTACH_FILES)
-    bare = (await world.ana.slash(world.table, "lama stats")).message
+    bare = await answered(await world.ana.slash(world.table, "lama stats"))
     assert bare is not None and bare.attachments == [] and "Best game" in bare.text
-    nobody = (await world.cleo.slash(world.table, "lama stats")).message
+    nobody = await answered(await world.cleo.slash(world.table, "lama stats"))
     assert nobody is not None and "Aucune partie terminée" in nobody.text
 
 
@@ -163,8 +163,9 @@ async def test_the_board_and_the_stats_say_skill_in_plain_words(world: World) ->
     were "place 2 of 2" and "place 3 of 3" in one message)."""
     world.fake.keep_files = True
     await two_rule_sets(world)
-    board = (await world.ana.slash(world.table, "lama leaderboard", variant="classic")).message
-    stats = (await world.ana.slash(world.table, "lama stats")).message
+    board = await answered(await world.ana.slash(world.table, "lama leaderboard",
+                                                 variant="classic"))
+    stats = await answered(await world.ana.slash(world.table, "lama stats"))
     assert board is not None and stats is not None
     for message in (board, stats):
         text = message.text
@@ -188,7 +189,7 @@ async def test_the_board_and_the_stats_say_skill_in_plain_words(world: World) ->
 
 async def test_a_one_game_stats_chart_names_its_one_game(world: World) -> None:
     await finish(world, 1, "classic", [(world.ana, 3, True), (world.ben, 20, False)])
-    stats = (await world.ben.slash(world.table, "lama stats")).message
+    stats = await answered(await world.ben.slash(world.table, "lama stats"))
     assert stats is not None
     legend = card(stats).fields[-1].value
     assert "Across: 1 game; up: skill after it." in legend, legend

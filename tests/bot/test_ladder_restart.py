@@ -12,8 +12,8 @@ import pytest
 
 from bot.ladder.ratings import Entrant, finishing_places, rate
 from fakediscord import FakeDiscord
-from tests.bot.helpers import WAIT, is_final
-from tests.bot.test_kill import bot_process, sound
+from tests.bot.helpers import answered, is_final
+from tests.bot.test_kill import START, bot_process, sound
 from tests.bot.test_outbox import END, play_case
 
 
@@ -46,7 +46,7 @@ async def test_a_game_is_rated_once_though_the_bot_is_killed_after_storing_it(
         syncs = fake.command_syncs
         async with bot_process(fake, db, log, f"commit:standings@{channel.id}") as first:
             await fake.notifier.wait_for(lambda: True if fake.command_syncs > syncs else None,
-                                         WAIT, "the command sync")
+                                         START, "the command sync")
             await play_case(fake, END, channel, members, first)  # killed at its fault point
         assert not [m for m in channel.messages if is_final(m)], "nothing shown yet"
         stored = ratings(db)
@@ -54,9 +54,9 @@ async def test_a_game_is_rated_once_though_the_bot_is_killed_after_storing_it(
 
         async with bot_process(fake, db, log) as second:
             await fake.notifier.wait_for(
-                lambda: True if any(is_final(m) for m in channel.messages) else None, WAIT,
+                lambda: True if any(is_final(m) for m in channel.messages) else None, START,
                 "the owed standings after the restart")
-            board = (await ana.slash(channel, "lama leaderboard")).message
+            board = await answered(await ana.slash(channel, "lama leaderboard"))
             assert board is not None
             for user_id, mu, sigma, _ in stored:
                 name = members[int(user_id)].name  # type: ignore[call-overload]
@@ -67,7 +67,7 @@ async def test_a_game_is_rated_once_though_the_bot_is_killed_after_storing_it(
         assert ratings(db) == stored, "the restart rated nothing again"
 
         async with bot_process(fake, db, log):
-            stats = (await ben.slash(channel, "lama stats")).message
+            stats = await answered(await ben.slash(channel, "lama stats"))
             assert stats is not None and "of 1 game won" in stats.text
         assert len([m for m in channel.messages if is_final(m)]) == 1, "shown once"
     assert ratings(db) == stored, "nor did the third start"

@@ -59,10 +59,19 @@ async def test_a_crashing_process_is_restarted_with_growing_backoff(tmp_path: Pa
     assert member.failures_in_a_row >= 3  # none ran stably: each waited longer than the last
 
 
-@pytest.mark.slow  # runs python -m bot
+class Unconfigured(Cluster):
+    """Each process exits at once with ``python -m bot``'s code for settings it cannot use
+    (2, as without DISCORD_TOKEN: tests/bot/test_main.py checks that it does)."""
+
+    def command(self, member: Member) -> list[str]:
+        return [sys.executable, "-c", f"import sys; sys.exit({EXIT_SETTINGS})"]
+
+
+@pytest.mark.slow  # processes started
 async def test_a_process_refusing_its_settings_stops_the_cluster(tmp_path: Path) -> None:
-    async with FakeDiscord() as fake:  # no DISCORD_TOKEN: python -m bot exits 2 at once
-        cluster = Cluster(2, 4, backoff=0.01, identify_window=0, env=env_for(fake, tmp_path))
+    async with FakeDiscord() as fake:
+        cluster = Unconfigured(2, 4, backoff=0.01, identify_window=0,
+                               env=env_for(fake, tmp_path))
         code = await asyncio.wait_for(cluster.run(), 60)
     assert code == EXIT_SETTINGS
     assert sum(m.starts for m in cluster.members) <= 2, "no restart: it would not help"

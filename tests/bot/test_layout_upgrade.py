@@ -12,7 +12,7 @@ from cogs.render import table_message
 from fakediscord import Message
 from fakediscord.messages import IS_COMPONENTS_V2
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, card, current, settled
+from tests.bot.helpers import WAIT, action_buttons, answered, card, current, settled
 
 
 def old_kwargs(payload: Any) -> dict[str, Any]:
@@ -22,8 +22,8 @@ def old_kwargs(payload: Any) -> dict[str, Any]:
 
 async def started(world: World) -> Message:
     """ana and ben at a classic table; the table as posted (V2)."""
-    lobby = (await world.ana.slash(world.table, "lama start", variant="classic",
-                                   target=300)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="classic",
+                                                 target=300))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")

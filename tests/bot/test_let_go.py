@@ -29,7 +29,7 @@ from cogs.posts import event_payload, payload_body
 from cogs.render import lobby_message
 from game import Game, player_view
 from tests.bot.conftest import World
-from tests.bot.helpers import play_out, settled
+from tests.bot.helpers import answered, play_out, settled
 from tests.bot.test_hands import club, open_hand  # noqa: F401  (the fixture)
 from tests.bot.test_liveness import Club
 
@@ -86,8 +86,8 @@ async def test_a_refused_command_leaves_no_interaction_for_the_collector(
         club: Club) -> None:  # noqa: F811
     await club.start_game(turn_timeout=0)
     with no_automatic_collections():
-        refused = await club.ben.slash(club.channel, "lama start")  # a game is running
-        assert refused.ephemeral and "already running" in refused.message.text
+        refused = await answered(await club.ben.slash(club.channel, "lama start"))  # running
+        assert refused.ephemeral and "already running" in refused.text
         await answers_done()
         assert in_cycles(discord.Interaction) == 0
 
@@ -113,7 +113,7 @@ async def test_a_whole_game_leaves_no_interaction_or_view_for_the_collector(
     """From /lama start to the standings, with an AI seat: every click and command answered,
     the lobby drawn and redrawn, the game's end posted with its Rematch button."""
     with no_automatic_collections():
-        lobby = (await world.ana.slash(world.table, "lama start", target=1)).message
+        lobby = await answered(await world.ana.slash(world.table, "lama start", target=1))
         assert lobby is not None
         await world.ana.click(lobby, "Add AI")
         await world.ana.click(lobby, "Start")

@@ -29,7 +29,7 @@ from fakediscord import (
     TextChannel,
 )
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, click_and_confirm, current
+from tests.bot.helpers import Turn, answered, click_and_confirm, current
 from tests.bot.traffic import table_round
 
 WAIT = 5.0
@@ -69,7 +69,8 @@ class Club:
         await click_and_confirm(member, hand, label)
 
     async def start_game(self, **options: Any) -> Message:
-        lobby = (await self.ana.slash(self.channel, "lama start", target=300, **options)).message
+        lobby = await answered(await self.ana.slash(self.channel, "lama start", target=300,
+                                                    **options))
         assert lobby is not None
         await self.ben.click(lobby, "Join")
         await self.ana.click(lobby, "Start")
@@ -236,9 +237,9 @@ async def test_config_turn_timeout(club: Club) -> None:
     assert "120 seconds" in shown.message.text, "the default, unchanged"
     done = await club.boss.slash(club.channel, "lama config turn_timeout", seconds=45)
     assert done.ephemeral and "45 seconds" in done.message.text
-    bad = await club.ana.slash(club.channel, "lama start", turn_timeout=5)
-    assert bad.ephemeral and "30 to 3600" in bad.message.text
-    lobby = (await club.ana.slash(club.channel, "lama start")).message
+    bad = await answered(await club.ana.slash(club.channel, "lama start", turn_timeout=5))
+    assert bad.ephemeral and "30 to 3600" in bad.text
+    lobby = await answered(await club.ana.slash(club.channel, "lama start"))
     assert lobby is not None and "45 s per turn" in lobby.text
     await club.ben.click(lobby, "Join")
     await club.ana.click(lobby, "Start")
@@ -253,14 +254,14 @@ async def test_config_turn_timeout(club: Club) -> None:
 
 
 async def test_a_lobby_nobody_starts_expires(club: Club) -> None:
-    lobby = (await club.ana.slash(club.channel, "lama start")).message
+    lobby = await answered(await club.ana.slash(club.channel, "lama start"))
     assert lobby is not None
     await club.ben.click(lobby, "Join")
     expired = club.channel.wait_for_message(lambda m: m.id == lobby.id and "expired" in m.text)
     club.advance(600)
     await expired
     assert not lobby.buttons
-    fresh = await club.ben.slash(club.channel, "lama start")
+    fresh = await answered(await club.ben.slash(club.channel, "lama start"))
     assert not fresh.ephemeral, "the channel is free again"
 
 
@@ -279,7 +280,7 @@ async def test_thirty_minutes_without_a_human_action_abandon_the_game(club: Club
     assert stored is not None and (stored["status"], stored["end_reason"]) == ("abandoned",
                                                                                "idle")
     assert not table.buttons and "counts for nobody" in table.text, "the table is closed"
-    fresh = await club.ben.slash(club.channel, "lama start")
+    fresh = await answered(await club.ben.slash(club.channel, "lama start"))
     assert not fresh.ephemeral
 
 
@@ -287,7 +288,7 @@ async def test_thirty_minutes_without_a_human_action_abandon_the_game(club: Club
 
 
 async def test_leave_a_lobby_then_a_game(club: Club) -> None:
-    lobby = (await club.ana.slash(club.channel, "lama start", target=300)).message
+    lobby = await answered(await club.ana.slash(club.channel, "lama start", target=300))
     assert lobby is not None
     await club.ben.click(lobby, "Join")
     left = await club.ben.slash(club.channel, "lama leave")
@@ -342,9 +343,9 @@ async def test_lost_permission_ends_the_game_and_frees_the_channel(club: Club) -
     stored = await club.bot.store.game(club.guild.id, session.game_id)
     assert stored is not None and (stored["status"], stored["end_reason"]) == ("abandoned",
                                                                                "channel_gone")
-    refused = await club.ben.slash(club.channel, "lama start")
-    assert refused.ephemeral and refused.message is not None
-    assert "Send Messages" in refused.message.text, "no game where it cannot post"
+    refused = await answered(await club.ben.slash(club.channel, "lama start"))
+    assert refused.ephemeral
+    assert "Send Messages" in refused.text, "no game where it cannot post"
     await club.channel.set_permissions(club.guild.me)
-    fresh = await club.ben.slash(club.channel, "lama start")
+    fresh = await answered(await club.ben.slash(club.channel, "lama start"))
     assert not fresh.ephemeral, "the channel is free for a new game"

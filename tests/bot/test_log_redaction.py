@@ -13,6 +13,7 @@ import pytest
 from bot.process.redact import HIDDEN, Redact
 from fakediscord import FakeDiscord
 from tests import forkserver
+from tests.bot.helpers import answered
 from tests.bot.test_main import bot_env
 from tests.bot.test_restart import take_turn
 
@@ -39,7 +40,7 @@ async def test_no_token_in_a_debug_log(tmp_path: Path, log_format: str) -> None:
             await fake.notifier.wait_for(
                 lambda: True if fake.gateway.shards() and fake.command_syncs else None, 60,
                 "the bot connected, its commands synced")
-            lobby = (await ana.slash(channel, "lama start", variant="classic")).message
+            lobby = await answered(await ana.slash(channel, "lama start", variant="classic"))
             assert lobby is not None
             for member, button in ((ben, "Join"), (ana, "Add AI"), (ana, "Start")):
                 await member.click(lobby, button)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from bot.cluster import EXIT_SETTINGS, EXIT_TOKEN
 from bot.process.settings import Settings
 from fakediscord import FakeDiscord
 from tests import forkserver
@@ -27,16 +27,12 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 async def run_bot(
-    tmp_path: Path, env: dict[str, str], prefix: list[str] | None = None
+    tmp_path: Path, env: dict[str, str], drop: tuple[int, ...] = ()
 ) -> tuple[int, str, str]:
-    if prefix:  # another program runs the interpreter: a real start
-        process: asyncio.subprocess.Process | forkserver.Process = (
-            await asyncio.create_subprocess_exec(
-                *prefix, sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE))
-    else:  # forked from the suite's fork server (tests/forkserver.py)
-        process = await forkserver.start("-m", "bot", cwd=tmp_path, env=env,
-                                         stdout=forkserver.PIPE, stderr=forkserver.PIPE)
+    """``python -m bot`` forked from the suite's fork server (tests/forkserver.py), without
+    the capabilities in ``drop``: its exit code, standard output and error."""
+    process = await forkserver.start("-m", "bot", cwd=tmp_path, env=env, drop=drop,
+                                     stdout=forkserver.PIPE, stderr=forkserver.PIPE)
     out, err = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
@@ -52,7 +48,7 @@ def test_env_example_lists_every_setting() -> None:
 async def test_without_token(tmp_path: Path) -> None:
     shutil.copy(ROOT / ".env.example", tmp_path / ".env")  # the example as is: no token yet
     code, out, err = await run_bot(tmp_path, bot_env(tmp_path))
-    assert code != 0
+    assert code == EXIT_SETTINGS  # bot.cluster stops rather than restart it (test_launcher)
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
@@ -63,7 +59,8 @@ async def test_without_token(tmp_path: Path) -> None:
 async def test_bad_setting_is_one_line(tmp_path: Path) -> None:
     env = bot_env(tmp_path, DISCORD_TOKEN="x", LAMA_LOG_LEVEL="loud")
     code, _, err = await run_bot(tmp_path, env)
-    assert code != 0 and len(err.strip().splitlines()) == 1 and "LAMA_LOG_LEVEL" in err
+    assert code == EXIT_SETTINGS
+    assert len(err.strip().splitlines()) == 1 and "LAMA_LOG_LEVEL" in err
 
 
 @pytest.mark.slow  # runs python -m bot
@@ -84,7 +81,7 @@ async def test_refused_token(tmp_path: Path) -> None:
                       LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}")
         code, out, err = await run_bot(tmp_path, env)
         assert fake.logins == 0
-    assert code != 0 and out == ""
+    assert code == EXIT_TOKEN and out == ""  # bot.cluster stops rather than restart it
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "refused DISCORD_TOKEN" in lines[0], err
 

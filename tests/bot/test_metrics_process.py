@@ -5,10 +5,8 @@ it cleanly (exit 0, the port closed)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 import socket
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -16,6 +14,7 @@ import pytest
 
 from bot.process.metrics import METRIC_NAMES
 from fakediscord import FakeDiscord
+from tests import forkserver
 from tests.bot.test_main import bot_env
 
 WAIT = 30.0
@@ -48,9 +47,9 @@ async def test_a_bot_process_serves_health_and_metrics(tmp_path: Path) -> None:
         env = bot_env(tmp_path, DISCORD_TOKEN=fake.token, LAMA_LOG_LEVEL="INFO",
                       LAMA_DISCORD_URL=f"http://127.0.0.1:{fake.port}",
                       LAMA_GUILD_READY_TIMEOUT="0.05", LAMA_METRICS_ADDR=f"127.0.0.1:{port}")
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        process = await forkserver.start(  # real, forked from tests/forkserver.py
+            "-m", "bot", cwd=tmp_path, env=env, stdout=forkserver.DEVNULL,
+            stderr=forkserver.PIPE)
         assert process.stderr is not None
         seen: list[str] = []
         try:
@@ -70,8 +69,7 @@ async def test_a_bot_process_serves_health_and_metrics(tmp_path: Path) -> None:
             await rest
         finally:
             if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
+                process.kill()
                 await process.wait()
     assert any("SIGTERM: stopping" in line for line in seen)
     assert not [line for line in seen if "Traceback" in line], "".join(seen)

@@ -13,7 +13,7 @@ from bot.pictures.faces import CARD_H, CARD_W, DIE
 from cogs.pictures import hand_png
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import action_buttons, card, play_out, settled
+from tests.bot.helpers import action_buttons, answered, card, play_out, settled
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -36,10 +36,10 @@ def public_attachments(world: World) -> list[Message]:
 
 async def started(world: World, variant: str, **options: int) -> Message:
     """ana and ben at a started table; the table message."""
-    reply = await world.ana.slash(world.table, "lama start", variant=variant, **options)
-    assert reply.message is not None
-    await world.ben.click(reply.message, "Join")
-    await world.ana.click(reply.message, "Start")
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant=variant,
+                                                 **options))
+    await world.ben.click(lobby, "Join")
+    await world.ana.click(lobby, "Start")
     return await world.table.wait_for_message(lambda m: any(
         b.custom_id.startswith("lama:v2:hand:") for b in m.buttons))
 
@@ -124,10 +124,10 @@ async def test_images_off_means_text_only(world: World) -> None:
 
 async def test_final_standings_carry_the_totals_chart(world: World) -> None:
     world.fake.keep_files = True
-    reply = await world.ana.slash(world.table, "lama start", variant="tutorial", rounds=2)
-    assert reply.message is not None
-    await world.ana.click(reply.message, "Add AI")
-    await world.ana.click(reply.message, "Start")
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="tutorial",
+                                                 rounds=2))
+    await world.ana.click(lobby, "Add AI")
+    await world.ana.click(lobby, "Start")
     final = await play_out(world.fake, world.table, world.members)
     chart = picture(world, final, "totals.png")
     assert chart.size == (512, 288)  # 6.4 × 3.6 inches at 80 dpi
@@ -143,10 +143,10 @@ async def test_final_standings_carry_the_totals_chart(world: World) -> None:
 
 async def test_without_attach_files_the_bot_plays_in_text(world: World) -> None:
     await world.table.set_permissions(world.guild.me, deny=ATTACH_FILES)
-    reply = await world.ana.slash(world.table, "lama start", variant="tutorial", rounds=1)
-    assert reply.message is not None
-    await world.ana.click(reply.message, "Add AI")
-    await world.ana.click(reply.message, "Start")
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="tutorial",
+                                                 rounds=1))
+    await world.ana.click(lobby, "Add AI")
+    await world.ana.click(lobby, "Start")
     table = await world.table.wait_for_message(lambda m: any(
         b.custom_id.startswith("lama:v2:hand:") for b in m.buttons))
     hand = (await world.ana.click(table, "My hand")).message

@@ -11,7 +11,7 @@ from bot.policies.timers import DEFAULT_TURN_TIMEOUT, NOTIFIED_PING_DELAY, Timer
 from bot.sessions.sessions import Session
 from fakediscord import Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, click_and_confirm, current, offers
+from tests.bot.helpers import WAIT, answered, click_and_confirm, current, offers
 from tests.bot.test_game_time import Held
 
 
@@ -69,7 +69,7 @@ def test_the_ping_and_the_table_age_are_saved_with_the_session() -> None:
 async def open_hands_at_bens_turn(world: World) -> tuple[Session, Message]:
     """ana and ben play, each hand open (it follows the game); ana plays: ben's turn, his
     hand shows it. The session and ben's hand."""
-    lobby = (await world.ana.slash(world.table, "lama start", variant="classic")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="classic"))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")

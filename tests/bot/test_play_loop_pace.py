@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.conftest import World
-from tests.bot.helpers import first_button, is_final
+from tests.bot.helpers import answered, first_button, is_final
 from tests.bot.humans import Habits, Humans
 from tests.bot.test_traffic_games import check_goals
 from tests.bot.traffic import table_round, traffic
@@ -22,7 +22,7 @@ async def test_one_round_at_discords_own_pace(world: World) -> None:
     humans = [world.ana, world.ben, world.cleo]
     start = len(world.fake.entries)
     host = humans[0]
-    lobby = (await host.slash(world.table, "lama start", variant="classic", target=1)).message
+    lobby = await answered(await host.slash(world.table, "lama start", variant="classic", target=1))
     assert lobby is not None
     for member in humans[1:]:
         await member.click(lobby, "Join")

@@ -17,6 +17,7 @@ from fakediscord import Member
 from game import Game, from_dict, player_view, replay, to_dict
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons
+from tests.bot.helpers import answered
 
 NAME = "Zorblaxquux"  # distinctive: found in the file's bytes only if something kept it
 
@@ -64,7 +65,7 @@ async def test_forget_me_leaves_no_byte_and_the_others_games_replay(world: World
     kept = await finished_game(world, 1, [zeb, ana])
     await finished_game(world, 2, [ana, ben])
     # a running game: zeb hosts, ana joins
-    lobby = (await zeb.slash(world.table, "lama start", variant="classic")).message
+    lobby = await answered(await zeb.slash(world.table, "lama start", variant="classic"))
     assert lobby is not None
     await ana.click(lobby, "Join")
     await zeb.click(lobby, "Start")
@@ -110,7 +111,7 @@ async def test_forget_me_leaves_no_byte_and_the_others_games_replay(world: World
 
 async def test_forget_me_answered_no_deletes_nothing(world: World) -> None:
     await finished_game(world, 1, [world.ana, world.ben])
-    asked = (await world.ana.slash(world.table, "lama forget-me")).message
+    asked = await answered(await world.ana.slash(world.table, "lama forget-me"))
     assert asked is not None
     answer = await world.ana.click(asked, "No, keep my data")
     assert answer.type == 7 and "Nothing was deleted" in asked.text and not asked.buttons
@@ -120,7 +121,7 @@ async def test_forget_me_answered_no_deletes_nothing(world: World) -> None:
 async def test_mydata_is_a_compressed_file_of_everything_kept(world: World) -> None:
     world.fake.keep_files = True
     await finished_game(world, 1, [world.ana, world.ben])
-    reply = (await world.ana.slash(world.table, "lama mydata")).message
+    reply = await answered(await world.ana.slash(world.table, "lama mydata"))
     assert reply is not None and reply.ephemeral_to is world.ana
     assert [a["filename"] for a in reply.attachments] == ["lama-mydata.json.gz"]
     document = json.loads(gzip.decompress(world.fake.files[int(reply.attachments[0]["id"])]))
@@ -128,7 +129,7 @@ async def test_mydata_is_a_compressed_file_of_everything_kept(world: World) -> N
     assert [r["game_id"] for r in document["results"]] == [f"{1:032x}"]
     assert document["games"][0]["record"]["players"] == ["ana", "ben"]
     assert "truncated" not in document and "cut" not in reply.text
-    french = (await world.cleo.slash(world.table, "lama mydata")).message
+    french = await answered(await world.cleo.slash(world.table, "lama mydata"))
     assert french is not None and "JSON" in french.text and "Tout ce que" in french.text
 
 
@@ -148,14 +149,14 @@ def test_mydata_is_cut_below_the_cap_with_a_note() -> None:
 
 
 async def test_privacy_text_in_the_members_language(world: World) -> None:
-    reply = (await world.ana.slash(world.table, "lama privacy")).message
+    reply = await answered(await world.ana.slash(world.table, "lama privacy"))
     assert reply is not None and reply.ephemeral_to is world.ana
     text = reply.text
     assert "/lama forget-me" in text and "/lama mydata" in text
     assert "out of lama's reach" in text and "rotate" in text
     assert "has not given a contact" in text, "the default when no contact is set"
     assert "30 days" in text
-    french = (await world.cleo.slash(world.table, "lama privacy")).message
+    french = await answered(await world.cleo.slash(world.table, "lama privacy"))
     assert french is not None and "Confidentialité" in french.text
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from fakediscord import InteractionResult, Member, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, another_process_writing, play_out
+from tests.bot.helpers import WAIT, another_process_writing, answered, play_out
 from tests.bot.test_faults import deferring_at_once
 
 
@@ -129,7 +129,7 @@ async def test_concurrent_starts_open_one_lobby(world: World, options: dict[str,
 
 
 async def finished_two_player_game(world: World) -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", target=8)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=8))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")
@@ -222,7 +222,7 @@ async def held_then(
 
 
 async def playing_table(world: World) -> Message:
-    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=30))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")
@@ -253,7 +253,7 @@ async def test_two_stops_at_once_end_the_game_once(world: World) -> None:
 
 
 async def test_a_stop_waiting_on_a_cancel_finds_no_lobby(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     cancel, stop = await held_then(
         world, world.ana.click(lobby, "Cancel"),
@@ -262,7 +262,7 @@ async def test_a_stop_waiting_on_a_cancel_finds_no_lobby(world: World) -> None:
     assert "no L.A.M.A. game" in refusal.text
     await cancel.wait_for(lambda m: "Cancelled" in m.text, timeout=WAIT)
     assert not [m for m in world.table.messages if "stopped" in m.text], "no stop shown"
-    fresh = await world.cleo.slash(world.table, "lama start")
+    fresh = await answered(await world.cleo.slash(world.table, "lama start"))
     assert not fresh.ephemeral, "the channel is free"
 
 
@@ -270,7 +270,7 @@ async def test_leaving_while_the_host_starts_leaves_the_game(world: World) -> No
     """/lama leave waited for the lobby (behind a Join being saved) while the host's Start
     went first: the game has begun, so the player leaves the game (an AI plays their seat)
     instead of being refused."""
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     _join, start, leave = await held_then(world, world.cleo.click(lobby, "Join"), [
@@ -285,7 +285,7 @@ async def test_leaving_while_the_host_starts_leaves_the_game(world: World) -> No
 
 
 async def test_a_lobby_click_waiting_on_a_cancel_finds_the_lobby_closed(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None
     _join, _cancel, join = await held_then(world, world.ben.click(lobby, "Join"), [
         ("cancel", lambda: world.ana.click(lobby, "Cancel")),

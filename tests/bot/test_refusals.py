@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fakediscord import Message
 from tests.bot.conftest import World
-from tests.bot.helpers import action_buttons, current, settled
+from tests.bot.helpers import action_buttons, answered, current, settled
 from tests.bot.traffic import table_round
 
 
@@ -57,7 +57,7 @@ async def test_table_refusals(world: World) -> None:
     assert not action_buttons(waiting), "no actions out of turn"
 
     first = (await world.ana.click(table, "My hand")).message
-    second = (await world.ana.slash(world.table, "lama hand")).message
+    second = await answered(await world.ana.slash(world.table, "lama hand"))
     assert first is not None and second is not None
     assert action_buttons(first) == action_buttons(second)
     draw = next(c for c in action_buttons(first) if c.endswith(":draw"))
@@ -102,7 +102,7 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
     """Nobody's hand is open at the start: the table's post notifies every human, never the
     AI, and no ping is posted besides. Then it is edited in place all round long, pinging
     nobody (the ping is its own message, bot/policies/timers.py)."""
-    lobby = (await world.ana.slash(world.table, "lama start", target=30)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=30))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Add AI")
@@ -140,7 +140,7 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
 
 
 async def test_host_stops_a_lobby(world: World) -> None:
-    lobby = (await world.ana.slash(world.table, "lama start", variant="tutorial")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="tutorial"))
     assert lobby is not None and lobby.buttons
     stopped = await world.ana.slash(world.table, "lama stop")
     assert not stopped.ephemeral

@@ -10,7 +10,7 @@ from fakediscord import MANAGE_GUILD, Member, Message, TextChannel
 from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, card, current, first_button, offers, settled
+from tests.bot.helpers import WAIT, answered, card, current, first_button, offers, settled
 from tests.bot.test_game_time import Held
 
 
@@ -50,22 +50,19 @@ async def test_the_pace_options_and_the_servers_default(world: World) -> None:
     text = text_of(await owner.slash(table, "lama config pace", pace="relaxed", hours=48))
     assert "New games are relaxed: 48 hours per turn." in text
     assert "48 hours" in text_of(await ana.slash(table, "lama config pace"))
-    lobby = (await ana.slash(table, "lama start")).message  # the server's default
+    lobby = await answered(await ana.slash(table, "lama start"))  # the server's default
     assert lobby is not None and "relaxed pace: 48 hours per turn" in lobby.text
     session = world.bot.sessions.require(table.id)
     assert session.pace.value == "relaxed" and session.timers.turn_timeout == 48 * 3600
     await ana.slash(table, "lama stop")
-    lobby = (await ana.slash(table, "lama start", pace="live")).message
+    lobby = await answered(await ana.slash(table, "lama start", pace="live"))
     assert lobby is not None and "relaxed" not in lobby.text
     assert world.bot.sessions.require(table.id).timers.turn_timeout == 120
 
 
 async def test_a_relaxed_game_is_stored_with_its_pace(world: World) -> None:
     ana, ben, table = world.ana, world.ben, world.table
-    reply = await ana.slash(table, "lama start", pace="relaxed", turn_hours=6)
-    # a start slower than cogs.timely.DEFER_AFTER (a busy machine) is deferred: its lobby is
-    # the "thinking" placeholder until edited, and cannot be clicked before
-    lobby = await reply.wait_edit(timeout=WAIT) if reply.type == 5 else reply.message
+    lobby = await answered(await ana.slash(table, "lama start", pace="relaxed", turn_hours=6))
     assert lobby is not None
     await ben.click(lobby, "Join")
     thread = await started(world, ana, lobby)
@@ -109,11 +106,11 @@ async def test_my_games_lists_the_callers_games_with_links_and_deadlines(world: 
     ana, ben, cleo, table = world.ana, world.ben, world.cleo, world.table
     assert "no running game" in text_of(await ana.slash(table, "lama games"))
     other = world.guild.add_text_channel("lama-2")
-    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    lobby = await answered(await ana.slash(table, "lama start", pace="relaxed"))
     assert lobby is not None
     await ben.click(lobby, "Join")
     thread = await started(world, ana, lobby)
-    lobby = (await ana.slash(other, "lama start")).message
+    lobby = await answered(await ana.slash(other, "lama start"))
     assert lobby is not None
     await ben.click(lobby, "Join")
     await ana.click(lobby, "Start")
@@ -137,7 +134,7 @@ async def test_no_dm_to_a_player_who_already_acted(world: World) -> None:
     the player sees their turn in their open hand and plays: the DM is never sent."""
     ana, ben, table = world.ana, world.ben, world.table
     await ben.slash(table, "lama notify", dm="on")
-    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    lobby = await answered(await ana.slash(table, "lama start", pace="relaxed"))
     assert lobby is not None
     await ben.click(lobby, "Join")
     thread = await started(world, ana, lobby)
@@ -176,7 +173,7 @@ async def test_without_thread_permissions_a_relaxed_game_plays_in_its_channel(
     game is played (and its turns mentioned) in the channel, one game at a time."""
     ana, ben, table = world.ana, world.ben, world.table
     await table.set_permissions(world.guild.me, deny=CREATE_PUBLIC_THREADS)
-    lobby = (await ana.slash(table, "lama start", pace="relaxed")).message
+    lobby = await answered(await ana.slash(table, "lama start", pace="relaxed"))
     assert lobby is not None
     await ben.click(lobby, "Join")
     result = await ana.click(lobby, "Start")
@@ -188,5 +185,5 @@ async def test_without_thread_permissions_a_relaxed_game_plays_in_its_channel(
     await world.bot.sessions.outbox.deliver(table.id)
     mentions = turn_mentions(table)
     assert len(mentions) == 1 and mentions[0].pinged == [turn.user_id]
-    refused = await ben.slash(table, "lama start")
-    assert refused.message is not None and "already running" in refused.message.text
+    refused = await answered(await ben.slash(table, "lama start"))
+    assert "already running" in refused.text

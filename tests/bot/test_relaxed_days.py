@@ -23,6 +23,7 @@ from tests.bot.conftest import make_settings
 from tests.bot.helpers import (
     WAIT,
     action_buttons,
+    answered,
     card,
     current,
     first_button,
@@ -180,8 +181,9 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
 
         async with fake.run(p.new_bot()):
             await ana.slash(channel, "lama notify", dm="on")
-            lobby = (await ana.slash(channel, "lama start", variant="tutorial", rounds=2,
-                                     pace="relaxed", turn_hours=24)).message
+            lobby = await answered(await ana.slash(channel, "lama start", variant="tutorial",
+                                                   rounds=2,
+                                     pace="relaxed", turn_hours=24))
             assert lobby is not None and "relaxed pace: 24 hours per turn" in lobby.text
             await ben.click(lobby, "Join")
             await cleo.click(lobby, "Join")
@@ -197,7 +199,7 @@ async def test_a_relaxed_game_over_five_days_with_two_restarts(tmp_path: Path) -
                 member = await turn()
                 assert member is not None
                 await play(member, "late" if state["steps"] == 2 else "act")
-            games = (await ben.slash(channel, "lama games")).message
+            games = await answered(await ben.slash(channel, "lama games"))
             assert games is not None and games.ephemeral
             assert f"https://discord.com/channels/{p.guild.id}/{thread.id}" in games.text
             assert f"<#{thread.id}>" in games.text, "the game is listed in its thread"

@@ -17,6 +17,7 @@ from tests.bot.helpers import (
     Chooser,
     Turn,
     action_buttons,
+    answered,
     current,
     first_button,
     is_table,
@@ -30,12 +31,15 @@ async def take_turn(
     channel: TextChannel,
     members: dict[int, Member],
     choose: Chooser = first_button,
+    wait: float = WAIT,
 ) -> InteractionResult | None:
     """The next human to act opens My hand and makes one move; returns once the table showed
-    it (None when the game is over). Stale tables (an AI still moving) are waited out."""
+    it (None when the game is over). Stale tables (an AI still moving) are waited out.
+    ``wait``: the net for each table change (longer for a process just restarted, whose
+    first standings import the chart library: over 10 s at a load of 14 on two cores)."""
     seen: tuple[int, int] | None = None
     while True:
-        turn = await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to change")
+        turn = await fake.notifier.wait_for(changed(channel, seen), wait, "the table to change")
         if turn.final is not None:
             return None
         seen = turn.stamp
@@ -55,7 +59,7 @@ async def take_turn(
         if any(b.label == "Yes, quit" for b in hand.buttons):  # Quit asks first
             result = await member.click(hand, "Yes, quit")
             await settled(result)
-        await fake.notifier.wait_for(changed(channel, seen), WAIT, "the table to show the move")
+        await fake.notifier.wait_for(changed(channel, seen), wait, "the table to show the move")
         return result
 
 
@@ -105,8 +109,8 @@ class Table:
     async def start_game(self, variant: str = "classic", ai: bool = False) -> None:
         """A game to 1 point: one round (every test's restarts and kills fall in its first
         round; playing more rounds after them proved nothing more and cost most of the time)."""
-        lobby = (await self.ana.slash(self.channel, "lama start", variant=variant,
-                                      target=1)).message
+        lobby = await answered(await self.ana.slash(self.channel, "lama start", variant=variant,
+                                                    target=1))
         assert lobby is not None
         await self.ben.click(lobby, "Join")
         if ai:
@@ -184,8 +188,8 @@ async def test_an_ai_turn_resumes_after_a_restart(club: Table) -> None:
 async def test_a_lobby_is_restored_and_its_buttons_work(club: Table) -> None:
     fake = club.fake
     async with fake.run(club.bot()):
-        lobby = (await club.ana.slash(club.channel, "lama start", variant="dice",
-                                      target=1)).message  # (one round)
+        lobby = await answered(await club.ana.slash(club.channel, "lama start", variant="dice",
+                                                    target=1))  # (one round)
         assert lobby is not None
         await club.ben.click(lobby, "Join")
     async with fake.run(club.bot(), sync=False):

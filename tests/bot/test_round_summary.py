@@ -22,7 +22,7 @@ from fakediscord import Member, Message
 from game import Action, ActionType, Event, EventKind, Game, PlayerView, from_dict, player_view
 from game.events import ScoreKind, SeatScore
 from tests.bot.conftest import World
-from tests.bot.helpers import card, first_button, play_out
+from tests.bot.helpers import answered, card, first_button, play_out
 
 NAMES = ["ana", "ben", "cleo"]
 
@@ -201,7 +201,7 @@ async def planned_summary(world: World, host: Member, variant: str,
                           moves: list[Action]) -> str:
     """Play the planned first round (the only one: the target is 1 point) through the fake
     Discord, ``host`` in seat 0 and ben in seat 1; the round summary as the channel shows it."""
-    lobby = (await host.slash(world.table, "lama start", variant=variant, target=1)).message
+    lobby = await answered(await host.slash(world.table, "lama start", variant=variant, target=1))
     assert lobby is not None
     join = next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":join"))
     start = next(b.custom_id for b in lobby.buttons if b.custom_id.endswith(":start"))
@@ -238,7 +238,8 @@ async def test_through_discord_a_dice_bust_speaks_of_tiles(world: World) -> None
 async def test_a_dice_game_shows_each_rounds_breakdown(world: World) -> None:
     """Through the fake Discord: each round's summary is in the channel, one line per seat,
     about tiles, and its figures add up to the engine's points for that round."""
-    lobby = (await world.ana.slash(world.table, "lama start", variant="dice", target=12)).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start", variant="dice",
+                                                 target=12))
     assert lobby is not None
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")

@@ -13,6 +13,7 @@ from bot.common.shards import IdentifyGate, ShardPlan, parse_shard_ids, shard_of
 from bot.process.client import LamaBot
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
+from tests.bot.helpers import answered
 
 
 def test_shard_ids_parse_ranges_and_lists() -> None:
@@ -81,9 +82,9 @@ async def test_a_guilds_clicks_reach_only_the_process_that_owns_it(tmp_path: Pat
             assert [g.id for g in first.guilds] == [near.id]
             assert [g.id for g in second.guilds] == [far.id]
             for guild in (near, far):
-                reply = await hosts[guild.id].slash(channels[guild.id], "lama start",
-                                                    variant="classic")
-                assert reply.message is not None and reply.message.buttons
+                lobby = await answered(await hosts[guild.id].slash(
+                    channels[guild.id], "lama start", variant="classic"))
+                assert lobby.buttons
             await hosts[far.id].click(channels[far.id].messages[-1], "Join")
         assert seen == {"first": [near.id], "second": [far.id, far.id]}
         assert first.sessions.get(channels[near.id].id) is not None

@@ -15,6 +15,7 @@ import pytest
 
 from bot.store.sqlite import SqliteStore
 from fakediscord import FakeDiscord
+from tests import forkserver
 from tests.bot.test_main import bot_env, run_bot
 
 
@@ -80,9 +81,14 @@ async def test_unable_to_open(tmp_path: Path, data: Path) -> None:
     assert not missing.parent.exists()
 
 
-def without_root_override() -> list[str]:
-    """Run as root without the capability to write files that are read-only (so the file's
-    mode counts, as it does for any other user)."""
+def without_root_override() -> tuple[int, ...]:
+    """Capabilities to drop so that root cannot write files that are read-only (the file's
+    mode counts, as it does for any other user): none for another user already."""
+    return forkserver.FILE_OVERRIDES if os.geteuid() == 0 else ()
+
+
+def reader_without_root_override() -> list[str]:
+    """The same for a program this test runs itself (the sqlite3 reader)."""
     if os.geteuid() != 0:
         return []
     setpriv = shutil.which("setpriv")
@@ -97,7 +103,7 @@ async def test_a_read_only_database(tmp_path: Path, data: Path) -> None:
     before = fingerprint(db)
     values = {"DISCORD_TOKEN": "x", "LAMA_LOG_LEVEL": "WARNING", "LAMA_DB": str(db)}
     code, _, err = await run_bot(tmp_path, bot_env(tmp_path, **values),
-                                 prefix=without_root_override())
+                                 drop=without_root_override())
     assert code != 0 and len(err.strip().splitlines()) == 1, err
     assert "read-only" in err and "Traceback" not in err
     assert fingerprint(db) == before
@@ -119,7 +125,7 @@ async def read_only_start(tmp_path: Path, db: Path) -> str:
         values = {"DISCORD_TOKEN": fake.token, "LAMA_LOG_LEVEL": "WARNING", "LAMA_DB": str(db),
                   "LAMA_DISCORD_URL": f"http://127.0.0.1:{fake.port}"}
         code, out, err = await run_bot(tmp_path, bot_env(tmp_path, **values),
-                                       prefix=without_root_override())
+                                       drop=without_root_override())
         assert fake.logins == 0  # refused before contacting Discord
     assert code != 0 and out == "" and len(err.strip().splitlines()) == 1, err
     assert "Traceback" not in err
@@ -143,7 +149,7 @@ async def test_a_read_only_wal_database_with_its_logs_beside_it(
     db = data / "lama.db"
     await make_wal_store(db)
     db.chmod(0o444)
-    reader = [*without_root_override(), sys.executable, "-c",
+    reader = [*reader_without_root_override(), sys.executable, "-c",
               "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("
               "'SELECT count(*) FROM sqlite_master').fetchall()", str(db)]
     subprocess.run(reader, check=True)

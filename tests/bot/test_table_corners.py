@@ -24,7 +24,7 @@ from bot.common.clock import ManualClock
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, Member, Message
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import click_and_confirm, current, offers, settled
+from tests.bot.helpers import answered, click_and_confirm, current, offers, settled
 from tests.bot.test_faults import GatedSaves, deferring_at_once
 from tests.bot.test_liveness import WAIT, Club, club, members
 from tests.bot.test_table_notifies import table_of_round
@@ -159,7 +159,8 @@ async def test_a_game_restored_from_an_older_snapshot_counts_nobody_as_notified(
         club = Club(fake, create_bot(settings, clock=clock), clock, guild, channel, ana, ben,
                     boss, boss)
         async with fake.run(club.bot):
-            lobby = (await ana.slash(channel, "lama start", target=300, turn_timeout=0)).message
+            lobby = await answered(await ana.slash(channel, "lama start", target=300,
+                                                   turn_timeout=0))
             assert lobby is not None
             await ben.click(lobby, "Join")
             await boss.click(lobby, "Join")

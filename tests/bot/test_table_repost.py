@@ -15,7 +15,15 @@ from typing import Any
 
 from fakediscord import Member, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, action_buttons, click_and_confirm, current, offers, settled
+from tests.bot.helpers import (
+    WAIT,
+    action_buttons,
+    answered,
+    click_and_confirm,
+    current,
+    offers,
+    settled,
+)
 from tests.bot.test_faults import GatedSaves, deferring_at_once
 from tests.bot.traffic import CHANNEL_MESSAGES, table_round
 
@@ -68,7 +76,8 @@ async def ana_quit_round_one(world: World) -> tuple[Message, dict[int, Message]]
     follow the game), and ana quits round 1: ben's turn, whose quit ends the round. The
     first table and the hands by user id."""
     ana, ben, fake = world.ana, world.ben, world.fake
-    lobby = (await ana.slash(world.table, "lama start", variant="classic", target=300)).message
+    lobby = await answered(await ana.slash(world.table, "lama start", variant="classic",
+                                           target=300))
     assert lobby is not None
     await ben.click(lobby, "Join")
     await ana.click(lobby, "Start")

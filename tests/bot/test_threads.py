@@ -30,7 +30,7 @@ from fakediscord import (
 from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, card, click_and_confirm, current, is_final
+from tests.bot.helpers import Turn, answered, card, click_and_confirm, current, is_final
 
 WAIT = 10.0
 END_WAIT = 30.0
@@ -59,7 +59,7 @@ class Club:
         assert done.ephemeral and "switched on" in done.message.text
 
     async def lobby(self, host: Member, *guests: Member, **options: Any) -> Message:
-        lobby = (await host.slash(self.channel, "lama start", **options)).message
+        lobby = await answered(await host.slash(self.channel, "lama start", **options))
         assert lobby is not None and not lobby.ephemeral
         for guest in guests:
             await guest.click(lobby, "Join")
@@ -244,7 +244,7 @@ async def test_two_relaxed_games_and_a_live_one_in_one_channel(club: Club) -> No
     assert mentioned(slower) == [club.cleo.id, club.boss.id]
     assert mentioned(live) == [], "a live game keeps the live ping policy"
     assert mentioned(club.channel) == []
-    listed = (await club.ben.slash(club.channel, "lama games")).message
+    listed = await answered(await club.ben.slash(club.channel, "lama games"))
     assert listed is not None and listed.ephemeral
     assert f"<#{slow.id}>" in listed.text and f"<#{live.id}>" in listed.text
     assert f"<#{slower.id}>" not in listed.text, "his games only"
@@ -306,8 +306,8 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(club: Cl
     footer = card(started.message).footer or ""
     assert "may not make threads here" in footer and "Create Public Threads" in footer
     await club.act(club.channel, club.ana, "Draw")  # played in the channel, as before
-    refused = await club.ben.slash(club.channel, "lama start")
-    assert refused.ephemeral and "already running" in refused.message.text
+    refused = await answered(await club.ben.slash(club.channel, "lama start"))
+    assert refused.ephemeral and "already running" in refused.text
     said = [m for m in club.channel.messages if "may not make threads" in m.text]
     assert len(said) == 1, "said once, in the lobby"
 

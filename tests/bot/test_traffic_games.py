@@ -17,7 +17,7 @@ import pytest
 
 from fakediscord import Member, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, card, current, is_final, is_table, play_out
+from tests.bot.helpers import WAIT, answered, card, current, is_final, is_table, play_out
 from tests.bot.traffic import table_round, traffic
 
 PACE = 20.0
@@ -33,7 +33,7 @@ async def play_whole_game(world: World, humans: list[Member], ais: int, **option
     hand as soon as the table is there; play to the end. The traffic and the standings."""
     start = len(world.fake.entries)
     host = humans[0]
-    lobby = (await host.slash(world.table, "lama start", **options)).message
+    lobby = await answered(await host.slash(world.table, "lama start", **options))
     assert lobby is not None
     for member in humans[1:]:
         await member.click(lobby, "Join")

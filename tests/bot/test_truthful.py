@@ -12,7 +12,7 @@ from typing import Any
 from bot.sessions.outbox import Write
 from fakediscord import FakeDiscord, FakeDiscordError
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons, card
+from tests.bot.helpers import KILLED_CLICK, WAIT, action_buttons, answered, card
 from tests.bot.test_faults import db_of, start
 from tests.bot.test_restart import Table, stored_actions
 
@@ -71,10 +71,10 @@ async def test_a_failed_save_of_a_new_lobby_leaves_the_channel_free(world: World
         raise sqlite3.OperationalError("database or disk is full")
 
     world.bot.store.write = full  # type: ignore[method-assign]
-    refused = await world.ana.slash(world.table, "lama start")
+    refused = await answered(await world.ana.slash(world.table, "lama start"))
     world.bot.store.write = write  # type: ignore[method-assign]
-    assert refused.message is not None and refused.message.ephemeral
-    assert "nothing was changed" in refused.message.text
+    assert refused.ephemeral
+    assert "nothing was changed" in refused.text
     assert world.bot.sessions.get(world.table.id) is None, "no invisible lobby"
-    lobby = (await world.ana.slash(world.table, "lama start")).message
+    lobby = await answered(await world.ana.slash(world.table, "lama start"))
     assert lobby is not None and "new game" in lobby.text
