@@ -9,6 +9,10 @@ served, and a channel's owed messages wait for their slot *before* they are draw
 (:meth:`Budget.slot`, used by bot/sessions/outbox.py): the edit then shows the latest state, and the
 moves made while it waited are merged into it (the outbox keeps only the newest table).
 
+Discord's limit is per bot token, across every process that uses it: a bot run as several
+processes (bot/cluster.py) gives each its share (:meth:`Budget.share`), so that together they
+keep to what one process would.
+
 A channel's message edits also share a bucket whose size Discord gives only in each
 answer's headers; :meth:`Budget.slot` waits while discord.py has learnt that the channel's
 bucket is spent, so an owed table is drawn after that wait rather than before it.
@@ -43,6 +47,14 @@ class Budget:
         self.http = http
         self._next = -float("inf")
         self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
+
+    @classmethod
+    def share(cls, processes: int, per_second: float = PER_SECOND, burst: int = BURST,
+              **kwargs: Any) -> Budget:
+        """One of ``processes`` processes' budget: its part of the rate and of the burst
+        (at least one request at once), so that all of them together stay within one's."""
+        processes = max(1, processes)
+        return cls(per_second / processes, max(1, burst // processes), **kwargs)
 
     def _reserve(self) -> float:
         """Take the next slot; how long until it comes."""

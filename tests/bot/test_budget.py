@@ -36,6 +36,33 @@ def test_slots_come_in_order_at_the_rate_after_a_burst() -> None:
     assert [round(budget._reserve(), 3) for _ in range(4)] == [0.0, 0.0, 0.0, 0.1]
 
 
+def slots_within(budget: Budget, clock: Clock, seconds: float) -> int:
+    """How many requests the budget lets go from a quiet start until ``seconds`` later."""
+    start, count = clock.now, 0
+    while budget._reserve() < seconds - 1e-9:
+        count += 1
+    clock.now = start
+    return count
+
+
+def test_processes_sharing_the_token_together_keep_to_one_budget() -> None:
+    """Discord's global limit is per token: three processes, each its share, let no more go
+    in a second (or in ten) than one process alone, and each still sends something."""
+    clock = Clock()
+
+    def three() -> list[Budget]:
+        return [Budget.share(3, per_second=40, burst=5, clock=clock) for _ in range(3)]
+
+    assert three()[0].interval == pytest.approx(3 / 40) and three()[0].burst == 1
+    for seconds in (1.0, 10.0):
+        alone = slots_within(Budget(per_second=40, burst=5, clock=clock), clock, seconds)
+        each = [slots_within(b, clock, seconds) for b in three()]
+        assert sum(each) <= alone, (seconds, each, alone)
+        assert min(each) >= seconds * 40 / 3 - 1, "each still has its third"
+    one = Budget.share(1, per_second=40, burst=5, clock=clock)
+    assert (one.interval, one.burst) == (1 / 40, 5), "one process keeps the whole budget"
+
+
 class Route:
     def __init__(self, path: str) -> None:
         self.path = path
