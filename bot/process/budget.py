@@ -9,6 +9,13 @@ served, and a channel's owed messages wait for their slot *before* they are draw
 (:meth:`Budget.slot`, used by bot/sessions/outbox.py): the edit then shows the latest state, and the
 moves made while it waited are merged into it (the outbox keeps only the newest table).
 
+Slots are the plan; what counts is when requests leave. A loop that stalls (a busy core, a
+long collection) wakes every request whose slot came meanwhile at once: sent together, they
+would be a burst far past Discord's limit (60 in one second were measured at 40 a second;
+its 429s hold every request back for up to a second, then their retries go together again).
+So each counted request also leaves no faster than the budget allows on the clock of its
+actual sending (:meth:`Budget._leave`): late slots are spread out again, not bunched.
+
 Discord's limit is per bot token, across every process that uses it: a bot run as several
 processes (bot/cluster.py) gives each its share (:meth:`Budget.share`), so that together they
 keep to what one process would.
@@ -30,6 +37,7 @@ import discord
 
 PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
 BURST = 5
+LATE = 0.002  # seconds a request may leave ahead of its place (a timer's rounding), not more
 EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's global limit
 
 _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", default=False)
@@ -46,6 +54,7 @@ class Budget:
         self.clock = clock
         self.http = http
         self._next = -float("inf")
+        self._leaves = -float("inf")  # the same, for requests actually leaving
         self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
 
     @classmethod
@@ -62,6 +71,22 @@ class Budget:
         start = max(self._next, now - (self.burst - 1) * self.interval)
         self._next = start + self.interval
         return max(0.0, start - now)
+
+    def _leave_wait(self) -> float:
+        """0 if a counted request may leave now (it is counted as gone), else how long until
+        it may: the budget's rate and burst applied to the times requests actually leave,
+        not to the slots planned (their holders may wake late, and together)."""
+        now = self.clock()
+        start = max(self._leaves, now - (self.burst - 1) * self.interval)
+        if start > now + LATE:
+            return start - now
+        self._leaves = start + self.interval
+        return 0.0
+
+    async def _leave(self) -> None:
+        while (wait := self._leave_wait()) > 0:
+            self.waited += wait
+            await asyncio.sleep(wait)
 
     async def take(self) -> None:
         wait = self._reserve()
@@ -109,6 +134,7 @@ class Budget:
                     _prepaid.set(False)
                 else:
                     await self.take()
+                await self._leave()
             return await request(route, *args, **kwargs)
 
         return paced

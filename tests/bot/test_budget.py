@@ -36,6 +36,34 @@ def test_slots_come_in_order_at_the_rate_after_a_burst() -> None:
     assert [round(budget._reserve(), 3) for _ in range(4)] == [0.0, 0.0, 0.0, 0.1]
 
 
+def test_requests_whose_slots_came_during_a_stall_leave_spread_out() -> None:
+    """The loop stalled while ten slots came: their holders all wake at once, and leave at
+    the budget's rate again (two at once, then one every 0.1 s), not as one burst of ten."""
+    clock = Clock()
+    budget = Budget(per_second=10, burst=2, clock=clock)
+    planned = [round(budget._reserve(), 3) for _ in range(10)]
+    assert planned == [0.0, 0.0] + [round(0.1 * n, 3) for n in range(1, 9)]
+    clock.now += 2.0  # a stall: every slot is due, and more than due
+    stalled = clock.now
+    left = []
+    for _ in range(10):
+        while (wait := budget._leave_wait()) > 0:
+            clock.now += wait  # (the holder sleeps that long)
+        left.append(round(clock.now - stalled, 3))
+    assert left == [0.0, 0.0] + [round(0.1 * n, 3) for n in range(1, 9)]
+    assert max(sum(1 for t in left if s <= t < s + 1.0) for s in left) <= 10 + 1
+
+
+def test_requests_leaving_on_time_are_not_held_back() -> None:
+    """Without a stall each request leaves when its slot comes: the second check costs nothing."""
+    clock = Clock()
+    budget = Budget(per_second=10, burst=3, clock=clock)
+    start = clock.now
+    for wait in [budget._reserve() for _ in range(8)]:
+        clock.now = start + wait
+        assert budget._leave_wait() == 0.0
+
+
 def slots_within(budget: Budget, clock: Clock, seconds: float) -> int:
     """How many requests the budget lets go from a quiet start until ``seconds`` later."""
     start, count = clock.now, 0
