@@ -73,18 +73,18 @@ class Budget:
         return max(0.0, start - now)
 
     def _leave_wait(self) -> float:
-        """0 if a counted request may leave now (it is counted as gone), else how long until
-        it may: the budget's rate and burst applied to the times requests actually leave,
-        not to the slots planned (their holders may wake late, and together)."""
+        """The next place for a counted request to leave, taken: how long until it comes.
+        The budget's rate and burst applied to the times requests actually leave, not to
+        the slots planned (their holders may wake late, and together). Each takes its own
+        place, in order, and sleeps once (no herd of waiters waking at every place)."""
         now = self.clock()
         start = max(self._leaves, now - (self.burst - 1) * self.interval)
-        if start > now + LATE:
-            return start - now
         self._leaves = start + self.interval
-        return 0.0
+        return start - now if start > now + LATE else 0.0
 
     async def _leave(self) -> None:
-        while (wait := self._leave_wait()) > 0:
+        wait = self._leave_wait()
+        if wait > 0:
             self.waited += wait
             await asyncio.sleep(wait)
 
