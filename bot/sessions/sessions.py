@@ -472,8 +472,8 @@ class Sessions:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
-        if wait:  # (after the delivery task: nothing is left, or what was owed since)
-            await self.outbox.deliver(session.channel_id)
+        if wait:
+            await self.outbox.delivered(session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""
