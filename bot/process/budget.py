@@ -68,9 +68,9 @@ class Budget:
     def _reserve(self) -> float:
         """Take the next slot; how long until it comes."""
         now = self.clock()
-        start = max(self._next, now - (self.burst - 1) * self.interval)
-        self._next = start + self.interval
-        return max(0.0, start - now)
+        start = max(self._next, self._leaves, now - (self.burst - 1) * self.interval)
+        self._next = start + self.interval  # (not before the requests still to leave: a
+        return max(0.0, start - now)  # slot that came while they wait would draw too early)
 
     def _leave_wait(self) -> float:
         """The next place for a counted request to leave, taken: how long until it comes.

@@ -47,6 +47,9 @@ def test_requests_whose_slots_came_during_a_stall_leave_spread_out() -> None:
     left = [round(budget._leave_wait(), 3) for _ in range(10)]  # each sleeps this long, once
     assert left == [0.0, 0.0] + [round(0.1 * n, 3) for n in range(1, 9)]
     assert max(sum(1 for t in left if s <= t < s + 1.0) for s in left) <= 10 + 1
+    assert round(budget._reserve(), 3) == 0.9, (
+        "a slot planned now comes once those still to leave have left: drawn sooner, an owed "
+        "table would wait after its drawing, and miss the moves made meanwhile")
 
 
 def test_requests_leaving_on_time_are_not_held_back() -> None:
