@@ -2,15 +2,19 @@
 
 The rendering lives in :mod:`bot.pictures`; this module decides when a message gets a
 picture (the server's ``images`` setting, the bot's Attach Files permission) and renders
-it outside the event loop. A message without its picture still says everything in text.
+it in worker threads (on one core on the event loop itself: at once when a message needs
+it, and one started ahead only once the move that started it has sent its answer:
+:func:`draws_on_loop`). A message without its picture still says everything in text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import logging
+import os
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -145,6 +149,13 @@ RECENT = 1024  # pictures kept on the event loop's side: a hit needs no trip to 
 # bot.pictures.compose's caches hold)
 _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
+_queued: OrderedDict[Spec, asyncio.Future[bytes]] = OrderedDict()  # predrawn on the loop, to do
+_drain: dict[asyncio.AbstractEventLoop, asyncio.Handle] = {}  # the queue's next step, per loop
+
+ON_LOOP: bool | None = None
+"""Where hand pictures are drawn: None (the default) on the event loop itself when the
+process may run on one core only (:func:`draws_on_loop`), else in worker threads; True or
+False decides it (tests)."""
 
 # Charts on a thread of their own: its styled figures stay warm (in asyncio's pool each
 # new thread styles its own), and a chart never holds up a hand. Hands stay in the pool:
@@ -153,39 +164,122 @@ _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
 
 
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not Linux)
+        return os.cpu_count() or 1
+
+
+def draws_on_loop() -> bool:
+    """Whether hand pictures are drawn on the event loop (:data:`ON_LOOP`).
+
+    On one core (the process pinned to it, as the load benchmark does and a small host
+    is) a worker thread never draws beside the loop: it takes turns with it for the core
+    and the interpreter's lock, and each picture costs the hand-off there and back (about
+    0.35 ms a move, py-spy), a wake-up that the scheduler may give the thread before the
+    loop's next answer, and with several pictures started at once (a round's start) the
+    loop waits for the lock behind each of them. A picture (0.6 ms) drawn on the loop
+    costs only itself: when it is needed (an answer or an edit that shows it), at once;
+    when started ahead (:func:`predraw`), one per turn of the loop, after the work that
+    started it has gone on to send its answer. Asked at each use (a process may be pinned
+    after it started)."""
+    return _cores() == 1 if ON_LOOP is None else ON_LOOP
+
+
 async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
     """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
     return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
 
 
 def _drawing(spec: Spec) -> asyncio.Future[bytes]:
-    """The render of ``spec`` under way in a worker thread, started if it is not."""
+    """The render of ``spec`` under way (or queued on the loop), started if it is not: in a
+    worker thread, or queued for the loop's next turns (:func:`draws_on_loop`)."""
+    loop = asyncio.get_running_loop()
     future = _rendering.get(spec)
+    if future is not None and future.get_loop() is not loop:  # (a loop gone: tests)
+        _rendering.pop(spec, None)
+        _queued.pop(spec, None)
+        future = None
     if future is None:
-        future = asyncio.ensure_future(asyncio.to_thread(render, spec))
+        if draws_on_loop():
+            future = loop.create_future()
+            _queued[spec] = future
+            _step_later(loop)
+        else:
+            future = asyncio.ensure_future(asyncio.to_thread(render, spec))
         _rendering[spec] = future
         future.add_done_callback(lambda done: _remember(spec, done))
     return future
 
 
+def _step_later(loop: asyncio.AbstractEventLoop) -> None:
+    """The queue's next picture at the loop's next turn (one per turn: each waits behind
+    what was ready before it, answers included, and holds up what comes after by one
+    picture's time only)."""
+    if loop not in _drain:
+        _drain[loop] = loop.call_soon(_step, loop)
+
+
+def _step(loop: asyncio.AbstractEventLoop) -> None:
+    """Draw the oldest picture queued on the loop, if it is still wanted."""
+    _drain.pop(loop, None)
+    while _queued:
+        spec, future = _queued.popitem(last=False)
+        if future.get_loop() is loop and not future.done():
+            with contextlib.suppress(Exception):  # (given to the future: _remember logs it)
+                _draw_now(spec, future)
+            break
+    if _queued:
+        _step_later(loop)
+
+
+def _draw_now(spec: Spec, future: asyncio.Future[bytes] | None = None) -> bytes:
+    """``render(spec)`` here and now, kept for later asks; ``future`` (its queued render,
+    if any) given the result, or the error (also raised)."""
+    try:
+        data = render(spec)
+    except Exception as error:
+        if future is not None:
+            if _rendering.get(spec) is future:
+                del _rendering[spec]
+            if not future.done():
+                future.set_exception(error)
+        raise
+    _keep(spec, data)
+    if future is not None:
+        if _rendering.get(spec) is future:
+            del _rendering[spec]
+        if not future.done():
+            future.set_result(data)
+    return data
+
+
 async def rendered(spec: Spec) -> bytes:
-    """``render(spec)`` in a worker thread, unless drawn lately; callers asking for the
-    same picture while it is drawn share that one render (a turn's followed hand and its
-    My hand click do, and so does :func:`predraw`'s start)."""
+    """``render(spec)``, unless drawn lately: in a worker thread, where callers asking for
+    the same picture while it is drawn share that one render (a turn's followed hand and
+    its My hand click do, and so does :func:`predraw`'s start); or, drawing on the loop,
+    at once (a render queued by :func:`predraw` is taken from the queue)."""
     data = _recent.get(spec)
     if data is not None:
         _recent.move_to_end(spec)
         return data
+    queued = _queued.pop(spec, None)
+    if queued is not None and not queued.done():
+        return _draw_now(spec, queued)
+    if spec not in _rendering and draws_on_loop():
+        return _draw_now(spec)
     return await asyncio.shield(_drawing(spec))
 
 
 def predraw(views: Iterable[PlayerView]) -> int:
-    """Start drawing, in worker threads, the pictures of these hands that are neither
-    drawn lately nor being drawn; how many were started. Called as a move is decided,
-    before its answer goes out: the followed hand of the player whose turn comes, and the
-    My hands a new round makes its players open, then find their picture drawn (or
-    already under way) instead of starting its render and waiting for the thread's answer
-    to come back through a busy event loop. Nothing waits for these renders here."""
+    """Start drawing the pictures of these hands that are neither drawn lately nor being
+    drawn; how many were started. Called as a move is decided, before its answer goes out:
+    the followed hand of the player whose turn comes, and the My hands a new round makes
+    its players open, then find their picture drawn (or already under way) instead of
+    starting its render and waiting for the thread's answer to come back through a busy
+    event loop. Nothing waits for these renders here; drawn on the loop
+    (:func:`draws_on_loop`), none starts before the caller's next wait (its answer sent)."""
     started = 0
     for view in views:
         spec = hand_spec(view)
@@ -195,12 +289,18 @@ def predraw(views: Iterable[PlayerView]) -> int:
     return started
 
 
+def _keep(spec: Spec, data: bytes) -> None:
+    _recent[spec] = data
+    _recent.move_to_end(spec)
+    while len(_recent) > RECENT:
+        _recent.popitem(last=False)
+
+
 def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
-    _rendering.pop(spec, None)
+    if _rendering.get(spec) is done:
+        del _rendering[spec]
     if not done.cancelled() and done.exception() is None:
-        _recent[spec] = done.result()
-        while len(_recent) > RECENT:
-            _recent.popitem(last=False)
+        _keep(spec, done.result())
     elif not done.cancelled():
         log.warning("a hand picture could not be drawn", exc_info=done.exception())
 

@@ -211,30 +211,35 @@ class Posts:
         return await self._deliver(item, session)
 
     async def _deliver(self, item: Owed, session: Session | None) -> int | None:
-        channel = self._channel(item.channel_id, item.guild_id)
         try:
-            if item.kind == EVENT and item.key in ("moved", "archive"):
-                return await threads.deliver_event(self.bot, item, payload_from_body(item.body))
             if item.kind == EVENT:
-                if item.key == "dm":  # (never raised: a DM cannot lose the game's channel)
-                    return await self.direct.deliver(item, session)
-                if item.key == "fold":
-                    return await self._fold(channel, item, session)
-                return await self._event(channel, item, session)
+                return await self._deliver_event(item, session)
             live = session if session is not None and self.bot.sessions.get(
                 item.channel_id) is session else None
             if item.key == "table":
                 if item.body.get("final"):
+                    channel = self._channel(item.channel_id, item.guild_id)
                     return await self._final_table(channel, item, session)
                 if live is not None and live.status is Status.PLAYING:
-                    return await self._table(channel, item, live)
+                    return await self._table(item, live)  # (by ids: no channel object)
             elif item.key == "lobby" and live is not None:
+                channel = self._channel(item.channel_id, item.guild_id)
                 return await self._lobby(channel, item, live)
             return None  # the session ended meanwhile: nothing left to show
         except discord.HTTPException as error:
             if channel_gone(error):
                 raise ChannelGone(str(error)) from error
             raise
+
+    async def _deliver_event(self, item: Owed, session: Session | None) -> int | None:
+        if item.key in ("moved", "archive"):
+            return await threads.deliver_event(self.bot, item, payload_from_body(item.body))
+        if item.key == "dm":  # (never raised: a DM cannot lose the game's channel)
+            return await self.direct.deliver(item, session)
+        channel = self._channel(item.channel_id, item.guild_id)
+        if item.key == "fold":
+            return await self._fold(channel, item, session)
+        return await self._event(channel, item, session)
 
     async def _event(self, channel: discord.PartialMessageable, item: Owed,
                      session: Session | None) -> int:
@@ -305,8 +310,9 @@ class Posts:
         me = channel.guild.me
         return me is None or channel.permissions_for(me).attach_files
 
-    async def _table(self, channel: discord.PartialMessageable, item: Owed, session: Session
-                     ) -> int:
+    async def _table(self, item: Owed, session: Session) -> int:
+        """The table, edited in place (by ids: no channel object is made for it); posted
+        anew when it must be."""
         tr = public_tr(session)
         users = [None if s.is_ai else s.user_id for s in session.seats]
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
@@ -347,6 +353,7 @@ class Posts:
                          session.channel_id)
         sent_at = self.bot.sessions.clock.now()  # (Discord dates it on arrival: not later)
         first = on_post(tr, session, payload, self.bot.sessions.timers)
+        channel = self._channel(item.channel_id, item.guild_id)
         message = await channel.send(nonce=nonce, **payload.kwargs())
         session.table_message_id = message.id
         session.timers.table_posted = sent_at  # saved with the next write

@@ -197,7 +197,25 @@ def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
 # ---- the public table ----------------------------------------------------------------
 
 
+SEAT_LINES_KEPT = 4096
+"""Seat lines remembered (the newest): a seat's line changes only when that seat does or the
+turn comes to it or leaves it, so most of a table's lines are those of its last edit."""
+_SEAT_LINES: dict[tuple[object, ...], str] = {}
+
+
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
+    """A seat's line on the table (written once per language and what it shows)."""
+    s = view.seats[seat]
+    key = (tr.language, s, seat == view.to_act, view.uses_chips, ai)
+    line = _SEAT_LINES.get(key)
+    if line is None:
+        line = _SEAT_LINES[key] = _seat_line(tr, view, seat, ai)
+        if len(_SEAT_LINES) > SEAT_LINES_KEPT:  # the oldest goes (dicts keep insertion order)
+            del _SEAT_LINES[next(iter(_SEAT_LINES))]
+    return line
+
+
+def _seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     s = view.seats[seat]
     marker = tr.turn_marker if seat == view.to_act else ("🏳️" if s.quit else "▫️")
     parts = [f"{marker} **{tr.name(s.name)}**{' 🤖' if ai else ''}"]

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PREDRAWN_KEPT = 4096
+"""Channels whose last predrawn state is remembered (the newest): every game running at once."""
+
 
 
 class Table(commands.Cog):
@@ -48,6 +51,8 @@ class Table(commands.Cog):
             name="hand", description="Show your hand (only you can see it)", callback=self.hand
         )
         self.hands = LiveHands(bot.sessions.clock)
+        self._predrawn: dict[int, tuple[str, int]] = {}  # per channel: the state whose
+        # pictures were last started (a move's answer, then its publish: once)
         self.explained = Explained()
         self.posts = Posts(bot)
 
@@ -219,6 +224,13 @@ class Table(commands.Cog):
         decided (cogs.pictures.predraw), where the server shows pictures and the bot may
         attach files: the hand answers and edits that follow find them drawn instead of
         each waiting for its own render's trip through the event loop."""
+        drawn_for = (session.game_id, session.version)
+        if mover is None and self._predrawn.get(session.channel_id) == drawn_for:
+            return  # its move's answer started them (a hand opened since draws its own)
+        self._predrawn.pop(session.channel_id, None)
+        self._predrawn[session.channel_id] = drawn_for
+        while len(self._predrawn) > PREDRAWN_KEPT:  # the oldest goes
+            del self._predrawn[next(iter(self._predrawn))]
         live, views = self.hands.to_draw(session, mover)
         interaction = interaction or live
         if (views and interaction is not None

@@ -73,9 +73,19 @@ class PlayerView:
         return self.me is not None and self.me == self.to_act
 
 
-def player_view(game: Game, me: int | None) -> PlayerView:
-    """The only way a hand leaves the engine: to its owner, in their own view."""
+def player_view(game: Game, me: int | None, same_state: PlayerView | None = None
+                ) -> PlayerView:
+    """The only way a hand leaves the engine: to its owner, in their own view.
+
+    ``same_state``: another seat's view of this very state (the caller's word: nothing has
+    been applied since), whose public parts (the seats, the options, the round's face-up
+    cards) are taken as they are instead of built again; the bot shows one move to every
+    seat and to the table."""
     mine = me is not None and me == game.state.to_act
+    if same_state is not None:
+        return state_view(game.rules, game.state, me, game.players, same_state.options,
+                          tuple(game.legal_actions()) if mine else (), same_state.seen,
+                          seats=same_state.seats)
     return state_view(
         game.rules,
         game.state,
@@ -95,35 +105,17 @@ def state_view(
     options: tuple[tuple[str, int], ...],
     legal: tuple[Action, ...],
     seen: tuple[Card, ...] = (),
+    *,
+    seats: tuple[SeatView, ...] | None = None,
 ) -> PlayerView:
     """Seat ``me``'s view of ``state``: :func:`player_view`'s, and the hard AI's of a
     simulated state (``names`` ``None``: no names, no round history; it runs at every
-    step of a playout, so the seats are built positionally)."""
-    public_tiles = rules.uses_row  # dice tiles are dealt face up
-    hands, quit_, white, black, totals = (
-        state.hands,
-        state.quit,
-        state.white,
-        state.black,
-        state.totals,
-    )
+    step of a playout, so the seats are built positionally). ``seats``: the public seats
+    of this same state, already built (another seat's view of it)."""
+    hands = state.hands
     token = state.token
-    history = state.round_points
-    seats = tuple(
-        SeatView(
-            s,
-            names[s] if names is not None else "",
-            len(hands[s]),
-            quit_[s],
-            white[s],
-            black[s],
-            white[s] + 10 * black[s] + totals[s],  # State.score, inlined
-            tuple(history[s]) if names is not None else (),
-            token == s,
-            tuple(sort_cards(hands[s])) if public_tiles else None,
-        )
-        for s in range(state.players)
-    )
+    if seats is None:
+        seats = _seats(rules, state, names)
     mine = me is not None and me == state.to_act
     return PlayerView(
         variant=rules.name,
@@ -147,6 +139,36 @@ def state_view(
         winners=state.winners,
         options=options,
         seen=seen,
+    )
+
+
+def _seats(rules: RuleSet, state: State, names: Sequence[str] | None
+           ) -> tuple[SeatView, ...]:
+    """What everybody may know about each seat of ``state``."""
+    public_tiles = rules.uses_row  # dice tiles are dealt face up
+    hands, quit_, white, black, totals = (
+        state.hands,
+        state.quit,
+        state.white,
+        state.black,
+        state.totals,
+    )
+    token = state.token
+    history = state.round_points
+    return tuple(
+        SeatView(
+            s,
+            names[s] if names is not None else "",
+            len(hands[s]),
+            quit_[s],
+            white[s],
+            black[s],
+            white[s] + 10 * black[s] + totals[s],  # State.score, inlined
+            tuple(history[s]) if names is not None else (),
+            token == s,
+            tuple(sort_cards(hands[s])) if public_tiles else None,
+        )
+        for s in range(state.players)
     )
 
 

@@ -13,6 +13,7 @@ import collections
 import importlib
 import inspect
 import pkgutil
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -64,6 +65,8 @@ CONSTANT = {
     "game.ai.registry._REGISTRY", "game.rules.registry._REGISTRY", "cogs.cards.FACES",
     "cogs.card_emojis.FACES", "cogs.pictures.FACES",
     "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
+    "cogs.pictures._queued",  # those of them waiting for their turn on the loop (the same)
+    "cogs.pictures._drain",  # the queue's next step: one per running event loop
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
     "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
@@ -76,7 +79,7 @@ BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
     "game.ai.playout._ROLLS", "game.rules.base._SCORE_ITEMS", "game.rules.dice._DISCARDS",
     "game.rules.base._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
-    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES",
+    "bot.words.i18n._FILLED", "bot.words.i18n._NAMES", "cogs.render._SEAT_LINES",
 }
 """Module-level caches with a bound, each tested below."""
 
@@ -168,6 +171,24 @@ def test_log_lines_keep_the_newest() -> None:
     assert (tr.language, events[0], (*names, "p0")) not in render._LOG_LINES
     assert render.log_line(tr, events[0], names) == "ana drew a card."
     render._LOG_LINES.clear()
+
+
+def test_seat_lines_keep_the_newest() -> None:
+    from game import Game, player_view
+
+    tr = i18n.translator("en")
+    view = player_view(Game("classic", ["ana", "ben"], seed="bounds"), None)
+    seat = view.seats[0]
+    render._SEAT_LINES.clear()
+    for i in range(render.SEAT_LINES_KEPT + 100):
+        render.seat_line(tr, view, 0, False)
+        view = replace(view, seats=(replace(seat, name=f"p{i}"), view.seats[1]))
+    assert len(render._SEAT_LINES) == render.SEAT_LINES_KEPT
+    oldest = (tr.language, seat, view.to_act == 0, view.uses_chips, False)
+    assert oldest not in render._SEAT_LINES
+    assert render.seat_line(tr, view, 1, True) == render._seat_line(tr, view, 1, True)
+    assert f"**p{render.SEAT_LINES_KEPT + 99}**" in render.seat_line(tr, view, 0, False)
+    render._SEAT_LINES.clear()
 
 
 async def test_recent_pictures_keep_the_newest() -> None:

@@ -128,8 +128,9 @@ class Session(Seating, Persistence):
             self._views.clear()
             self._views_of = state
         view = self._views.get(seat)
-        if view is None:
-            view = self._views[seat] = player_view(self.game, seat)
+        if view is None:  # (another seat's view of this state lends its public part)
+            same = next(iter(self._views.values()), None)
+            view = self._views[seat] = player_view(self.game, seat, same)
         return view
 
     def ai_to_act(self) -> int | None:

@@ -89,7 +89,7 @@ def check_all(fake: FakeDiscord, names: list[str]) -> None:
                 assert token not in bare, (token, text)
             for line in bare.split("\n"):
                 line = line.removeprefix("### ")  # (a V2 title: the bot's own heading)
-                start = line.lstrip(f" {FSI}{PDI}0123456789.▶️▫️🏳️🤖")
+                start = line.lstrip(f" {FSI}{PDI}0123456789.▶️◀️▫️🏳️🤖")
                 assert not start.startswith(("#", ">")), line
             shown.update(name for name in names  # seat names are cut to MAX_NAME
                          if escape(name[:MAX_NAME]) in text)

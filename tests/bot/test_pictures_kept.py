@@ -108,11 +108,13 @@ def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
 async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A hand in a worker thread, a chart on the charts' own thread (its styled figure is
-    per thread), never on the event loop's."""
+    """With more than one core: a hand in a worker thread, a chart on the charts' own
+    thread (its styled figure is per thread), never on the event loop's."""
     import threading
 
     import cogs.pictures as pictures
+
+    monkeypatch.setattr(pictures, "ON_LOOP", False)
 
     where: dict[str, str] = {}
 
@@ -184,6 +186,46 @@ async def test_a_move_starts_the_next_players_picture_before_its_answer_goes_out
     "nothing else (the mover's waiting hand is shown in text)"
     hand_file(waiting)
     assert waiting.attachments[0]["filename"] == pictures.file_name(("en", next_turn))
+
+
+async def test_a_moves_pictures_are_looked_for_once(
+    world: World, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The move's answer starts the pictures the move will show; its publish, for the same
+    state, does not look through the channel's hands again. The followed hand still shows
+    its new picture. What is remembered for it is bounded (the newest channels)."""
+    from types import SimpleNamespace
+
+    import cogs.table as table_cog
+
+    table = await started(world, "classic")
+    mover, waiter = seated(world)
+    waiting = (await waiter.click(table, "My hand")).message
+    hand = (await mover.click(table, "My hand")).message
+    assert waiting is not None and hand is not None
+    shown = hand_file(waiting)
+    cog = world.bot.get_cog("Table")
+    asked: list[Any] = []
+    to_draw = cog.hands.to_draw
+
+    def counted(session: Any, mover: Any = None) -> Any:
+        asked.append(mover)
+        return to_draw(session, mover)
+
+    monkeypatch.setattr(cog.hands, "to_draw", counted)
+    play = next(c for c in action_buttons(hand) if c.endswith(":draw") or ":play:" in c)
+    await settled(await mover.click(hand, play))
+    await world.fake.notifier.wait_for(lambda: True if action_buttons(waiting) else None, WAIT,
+                                       "the waiting hand to offer its moves")
+    session = world.bot.sessions.get(world.table.id)
+    assert session is not None
+    assert asked == [session.seats.index(next(s for s in session.seats
+                                              if s.user_id == mover.id))], asked
+    assert hand_file(waiting) != shown, "the followed hand shows its turn's picture"
+    for channel in range(table_cog.PREDRAWN_KEPT + 10):
+        cog.predraw(SimpleNamespace(game_id="g", version=1, channel_id=channel, game=None))
+    assert len(cog._predrawn) == table_cog.PREDRAWN_KEPT
+    assert table_cog.PREDRAWN_KEPT + 9 in cog._predrawn and 0 not in cog._predrawn
 
 
 def test_an_uploaded_picture_is_freed_without_the_cycle_collector() -> None:

@@ -131,6 +131,26 @@ def test_views_hide_other_hands_in_card_games() -> None:
     assert spectator.hand == () and spectator.legal == ()
 
 
+@pytest.mark.parametrize("variant", ["classic", "kadabra", "dice", "tutorial"])
+def test_a_view_lent_the_public_part_of_the_same_state_is_the_same(variant: str) -> None:
+    """The bot builds every seat's view of a move from the first one's public part."""
+    from game import ai
+
+    game = Game(variant, ["ana", "ben", "cy"], seed=f"lent:{variant}")
+    players = [ai.find("random")(f"lent:{s}") for s in range(3)]
+    for _ in range(120):
+        if game.finished:
+            break
+        for first in (None, game.to_act):
+            lent = player_view(game, first)
+            for me in (None, 0, 1, 2):
+                view = player_view(game, me, lent)
+                assert view == player_view(game, me)
+                assert view.seats is lent.seats  # (built once)
+        seat = game.to_act
+        game.apply(seat, players[seat].choose(player_view(game, seat)))
+
+
 def test_dice_tiles_are_public() -> None:
     game, _ = _game_from("dice", "deal_one_at_a_time_row_laid_out", 0)
     view = player_view(game, 0)
