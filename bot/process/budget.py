@@ -83,10 +83,20 @@ class Budget:
         return start - now if start > now + LATE else 0.0
 
     async def _leave(self) -> None:
+        await self._global_lock()
         wait = self._leave_wait()
         if wait > 0:
             self.waited += wait
             await asyncio.sleep(wait)
+
+    async def _global_lock(self) -> None:
+        """After a global 429 discord.py holds every new request until its retry time, then
+        lets them all go at once (into the next 429). They wait here instead, and then take
+        their places to leave, in order, spaced. (discord.py's HTTP client keeps the lock;
+        read, never changed.)"""
+        over = getattr(self.http, "_global_over", None)
+        if isinstance(over, asyncio.Event) and not over.is_set():
+            await over.wait()
 
     async def take(self) -> None:
         wait = self._reserve()

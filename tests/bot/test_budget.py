@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -60,6 +60,40 @@ def test_requests_leaving_on_time_are_not_held_back() -> None:
     for wait in [budget._reserve() for _ in range(8)]:
         clock.now = start + wait
         assert budget._leave_wait() == 0.0
+
+
+class HeldLock(asyncio.Event):
+    """discord.py's global lock, held (as after a global 429); it says when one waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = asyncio.Event()
+
+    async def wait(self) -> Literal[True]:
+        self.waiting.set()
+        return await super().wait()
+
+
+async def test_after_a_global_429_requests_wait_in_the_budget_then_leave_spaced() -> None:
+    """While discord.py holds requests after a global 429, counted ones wait for the lock in
+    the budget; once it opens they take their places to leave in order, spaced, instead of
+    all going at once as discord.py's own wait would let them."""
+    clock, lock = Clock(), HeldLock()
+    budget = Budget(per_second=10, burst=2, clock=clock,
+                    http=SimpleNamespace(_global_over=lock))  # type: ignore[arg-type]
+    sent: list[str] = []
+
+    async def request(route: Route, **_: Any) -> None:
+        sent.append(route.path)
+
+    paced = budget.wrap(request)
+    await paced(Route("/interactions/1/t/callback"))  # not counted: not held by the budget
+    held = asyncio.ensure_future(paced(Route("/channels/1/messages")))
+    await lock.waiting.wait()
+    assert sent == ["/interactions/1/t/callback"], "the counted request waits for the lock"
+    lock.set()
+    await held
+    assert sent[-1] == "/channels/1/messages"
 
 
 def slots_within(budget: Budget, clock: Clock, seconds: float) -> int:
