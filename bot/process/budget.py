@@ -11,7 +11,7 @@ moves made while it waited are merged into it (the outbox keeps only the newest 
 
 Slots are the plan; what counts is when requests leave. A loop that stalls (a busy core, a
 long collection) wakes every request whose slot came meanwhile at once: sent together, they
-would be a burst far past Discord's limit (60 in one second were measured at 40 a second;
+would be a burst far past Discord's limit (up to 63 in one second were measured at 40 a second;
 its 429s hold every request back for up to a second, then their retries go together again).
 So each counted request also leaves no faster than the budget allows on the clock of its
 actual sending (:meth:`Budget._leave`): late slots are spread out again, not bunched.
