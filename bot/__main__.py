@@ -101,11 +101,13 @@ def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
     """Options: the settings they override, and whether a missing token opens the sandbox."""
     parser = argparse.ArgumentParser(
         prog="python -m bot", usage="python -m bot [sandbox [--port N] [--db FILE] | "
-        f"{OR_SANDBOX} | --shard-count N --shard-ids A-B [--no-sync]]")
+        f"{OR_SANDBOX} | --shard-count N --shard-ids A-B [--processes N] [--no-sync]]")
     parser.add_argument(OR_SANDBOX, action="store_true", dest="or_sandbox",
                         help="at a terminal, without a token, open the local sandbox")
     parser.add_argument("--shard-count", type=int, help="shards in all (LAMA_SHARD_COUNT)")
     parser.add_argument("--shard-ids", help="this process's shards, e.g. 0-3 (LAMA_SHARD_IDS)")
+    parser.add_argument("--processes", type=int,
+                        help="processes sharing the token, this one included (LAMA_PROCESSES)")
     parser.add_argument("--no-sync", action="store_true",
                         help="leave syncing commands to another process (LAMA_SYNC_COMMANDS=0)")
     args = parser.parse_args(argv)  # exits 2 with the usage line on anything else
@@ -114,6 +116,8 @@ def parse_args(argv: list[str]) -> tuple[dict[str, object], bool]:
         overrides["lama_shard_count"] = args.shard_count
     if args.shard_ids is not None:
         overrides["lama_shard_ids"] = args.shard_ids
+    if args.processes is not None:
+        overrides["lama_processes"] = args.processes
     if args.no_sync:
         overrides["lama_sync_commands"] = False
     return overrides, args.or_sandbox

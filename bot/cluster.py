@@ -141,7 +141,8 @@ class Cluster:
     # ---- one process ----------------------------------------------------------------------
     def command(self, member: Member) -> list[str]:
         command = [sys.executable, "-m", "bot", "--shard-count", str(self.shard_count),
-                   "--shard-ids", format_shard_ids(member.shard_ids)]
+                   "--shard-ids", format_shard_ids(member.shard_ids),
+                   "--processes", str(len(self.members))]  # (each its share of the limit)
         if member.index != 0:
             command.append("--no-sync")  # exactly one process syncs the commands
         return command

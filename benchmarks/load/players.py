@@ -129,6 +129,7 @@ class Table:
     outcome: str = "unstarted"
     unshown: list[float] = field(default_factory=list)  # accepted moves the table lacks
     lag: list[float] = field(default_factory=list)
+    lag_moved: list[float] = field(default_factory=list)  # when each lagged move was made
     progress: float = field(default_factory=time.monotonic)  # when a move was last accepted
     unpictured: dict[int, float] = field(default_factory=dict)  # hand message -> its click
     pictured: list[float] = field(default_factory=list)  # (perf_counter) until its picture
@@ -164,7 +165,9 @@ class Table:
         drawn = datetime.datetime.fromisoformat(stamp_text).timestamp()
         now = time.time()
         while self.unshown and self.unshown[0] <= drawn:
-            self.lag.append(now - self.unshown.pop(0))
+            moved = self.unshown.pop(0)
+            self.lag.append(now - moved)
+            self.lag_moved.append(moved)
 
     async def changed(self) -> None:
         async with asyncio.timeout(QUIET):

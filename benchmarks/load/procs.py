@@ -103,7 +103,8 @@ def bot_command(args: argparse.Namespace, shard: int = 0) -> list[str]:
     with ``--trace``), or the minimal bot."""
     if getattr(args, "bot", "lama") == "baseline":
         return [sys.executable, str(ROOT / "benchmarks" / "load" / "baseline.py")]
-    shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard)] + (
+    shards = ["--shard-count", str(args.processes), "--shard-ids", str(shard),
+              "--processes", str(args.processes)] + (  # (as bot.cluster: each its share)
         ["--no-sync"] if shard else []) if args.processes > 1 else []
     profile = os.environ.get("BOT_LOAD_PROFILE")  # a cProfile of the bot, written at exit
     traced = getattr(args, "trace", False) and args.processes == 1

@@ -9,6 +9,17 @@ served, and a channel's owed messages wait for their slot *before* they are draw
 (:meth:`Budget.slot`, used by bot/sessions/outbox.py): the edit then shows the latest state, and the
 moves made while it waited are merged into it (the outbox keeps only the newest table).
 
+Slots are the plan; what counts is when requests leave. A loop that stalls (a busy core, a
+long collection) wakes every request whose slot came meanwhile at once: sent together, they
+would be a burst far past Discord's limit (up to 63 in one second were measured at 40 a second;
+its 429s hold every request back for up to a second, then their retries go together again).
+So each counted request also leaves no faster than the budget allows on the clock of its
+actual sending (:meth:`Budget._leave`): late slots are spread out again, not bunched.
+
+Discord's limit is per bot token, across every process that uses it: a bot run as several
+processes (bot/cluster.py) gives each its share (:meth:`Budget.share`), so that together they
+keep to what one process would.
+
 A channel's message edits also share a bucket whose size Discord gives only in each
 answer's headers; :meth:`Budget.slot` waits while discord.py has learnt that the channel's
 bucket is spent, so an owed table is drawn after that wait rather than before it.
@@ -26,6 +37,7 @@ import discord
 
 PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
 BURST = 5
+LATE = 0.002  # seconds a request may leave ahead of its place (a timer's rounding), not more
 EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's global limit
 
 _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", default=False)
@@ -42,14 +54,49 @@ class Budget:
         self.clock = clock
         self.http = http
         self._next = -float("inf")
+        self._leaves = -float("inf")  # the same, for requests actually leaving
         self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
+
+    @classmethod
+    def share(cls, processes: int, per_second: float = PER_SECOND, burst: int = BURST,
+              **kwargs: Any) -> Budget:
+        """One of ``processes`` processes' budget: its part of the rate and of the burst
+        (at least one request at once), so that all of them together stay within one's."""
+        processes = max(1, processes)
+        return cls(per_second / processes, max(1, burst // processes), **kwargs)
 
     def _reserve(self) -> float:
         """Take the next slot; how long until it comes."""
         now = self.clock()
-        start = max(self._next, now - (self.burst - 1) * self.interval)
-        self._next = start + self.interval
-        return max(0.0, start - now)
+        start = max(self._next, self._leaves, now - (self.burst - 1) * self.interval)
+        self._next = start + self.interval  # (not before the requests still to leave: a
+        return max(0.0, start - now)  # slot that came while they wait would draw too early)
+
+    def _leave_wait(self) -> float:
+        """The next place for a counted request to leave, taken: how long until it comes.
+        The budget's rate and burst applied to the times requests actually leave, not to
+        the slots planned (their holders may wake late, and together). Each takes its own
+        place, in order, and sleeps once (no herd of waiters waking at every place)."""
+        now = self.clock()
+        start = max(self._leaves, now - (self.burst - 1) * self.interval)
+        self._leaves = start + self.interval
+        return start - now if start > now + LATE else 0.0
+
+    async def _leave(self) -> None:
+        await self._global_lock()
+        wait = self._leave_wait()
+        if wait > 0:
+            self.waited += wait
+            await asyncio.sleep(wait)
+
+    async def _global_lock(self) -> None:
+        """After a global 429 discord.py holds every new request until its retry time, then
+        lets them all go at once (into the next 429). They wait here instead, and then take
+        their places to leave, in order, spaced. (discord.py's HTTP client keeps the lock;
+        read, never changed.)"""
+        over = getattr(self.http, "_global_over", None)
+        if isinstance(over, asyncio.Event) and not over.is_set():
+            await over.wait()
 
     async def take(self) -> None:
         wait = self._reserve()
@@ -97,6 +144,7 @@ class Budget:
                     _prepaid.set(False)
                 else:
                     await self.take()
+                await self._leave()
             return await request(route, *args, **kwargs)
 
         return paced

@@ -109,8 +109,9 @@ class LamaBot(commands.AutoShardedBot):
         self.add_listener(self.clicks.answer, "on_interaction")
         self.lama = app_commands.Group(name="lama", description="Play L.A.M.A. card games",
                                        guild_only=True)
-        # one budget for every request Discord's global limit counts (bot/process/budget.py)
-        self.budget = Budget(http=self.http)
+        # one budget for every request Discord's global limit counts (bot/process/budget.py),
+        # this process's share of it when several share the token
+        self.budget = Budget.share(settings.lama_processes, http=self.http)
         self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
         self.sessions.outbox.pacer = self.budget  # owed messages drawn once their slot comes
         self.resuming: asyncio.Task[None] | None = None

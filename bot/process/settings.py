@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     lama_shard_count: int | None = Field(default=None, ge=1)
     lama_shard_ids: str | None = None
     lama_sync_commands: bool = True
+    # processes sharing the bot's token (the launcher's count): each gets its share of
+    # Discord's global request limit (bot/process/budget.py)
+    lama_processes: int = Field(default=1, ge=1)
     lama_identify_window: float = Field(default=5.0, ge=0)
     # privacy (docs/operations.md, Privacy duties): who members write to, what is kept how long
     lama_privacy_contact: str | None = None  # shown by /lama privacy

@@ -314,6 +314,16 @@ class Outbox:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    async def delivered(self, channel_id: int) -> None:
+        """Until the channel's delivery task (:meth:`kick`) is done: what was owed is shown,
+        or failed and waits for its retry (not attempted again at once here). Without a
+        running task (it ended, or the outbox is closing), what is owed is delivered here."""
+        task = self._couriers.get(channel_id)
+        if task is not None and not task.done():
+            await asyncio.shield(task)
+        elif channel_id not in self._timers:  # (a failure's retry delivers it in its time)
+            await self.deliver(channel_id)
+
     async def _courier_task(self, channel_id: int) -> None:
         try:
             while channel_id in self._again:

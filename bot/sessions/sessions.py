@@ -452,27 +452,29 @@ class Sessions:
         self.timers.cancel(session.channel_id)
 
     async def publish(self, session: Session, *, wait: bool = True) -> None:
-        """Wake the AIs, let open hands follow, then deliver what the channel is owed.
+        """Wake the AIs, let open hands follow, and deliver what the channel is owed.
 
         The game goes first: the channel's messages may wait on Discord's rate limits (and
         a table edit not yet sent is replaced by a newer one meanwhile), while hands are
-        edited through interaction tokens, which those limits do not slow. ``wait``: a
-        command or click waits for the channel's messages (its own answer shows them);
-        game time does not (AI seats, timers: ``wait=False``): the channel's own delivery
-        task (bot/sessions/outbox.py) shows the latest state as soon as its buckets allow."""
+        edited through interaction tokens, which those limits do not slow. So the channel's
+        own delivery task (bot/sessions/outbox.py) starts before the hands follow and runs
+        alongside them: the table waits for its slot while the hands are drawn and edited,
+        not after them (their pictures and round trips would be the table's lag). ``wait``:
+        a command or click waits for the channel's messages (its own answer shows them);
+        game time does not (AI seats, timers: ``wait=False``): the delivery task shows the
+        latest state as soon as its buckets allow."""
         self.ai.wake(session)
         self.timers.arm(session)
+        if session.parent_id is not None and self.outbox.pending(session.parent_id):
+            self.outbox.kick(session.parent_id)  # (what a game in a thread owes its channel)
+        self.outbox.kick(session.channel_id)
         for follow in self.followers:  # e.g. open hands follow the game (cogs/hands.py)
             try:
                 await follow(session)
             except Exception:
                 log.exception("a follower of channel %s failed", session.channel_id)
-        if session.parent_id is not None and self.outbox.pending(session.parent_id):
-            self.outbox.kick(session.parent_id)  # (what a game in a thread owes its channel)
         if wait:
-            await self.outbox.deliver(session.channel_id)
-        else:
-            self.outbox.kick(session.channel_id)
+            await self.outbox.delivered(session.channel_id)
 
     async def checkpoint(self) -> None:
         """Shutdown: fold each running game's move rows into one snapshot."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -34,6 +34,93 @@ def test_slots_come_in_order_at_the_rate_after_a_burst() -> None:
     assert waits == [0.0, 0.0, 0.0, 0.1, 0.2, 0.3], "three at once, then one every 0.1 s"
     clock.now += 10  # a quiet spell gives the burst back, not more
     assert [round(budget._reserve(), 3) for _ in range(4)] == [0.0, 0.0, 0.0, 0.1]
+
+
+def test_requests_whose_slots_came_during_a_stall_leave_spread_out() -> None:
+    """The loop stalled while ten slots came: their holders all wake at once, and leave at
+    the budget's rate again (two at once, then one every 0.1 s), not as one burst of ten."""
+    clock = Clock()
+    budget = Budget(per_second=10, burst=2, clock=clock)
+    planned = [round(budget._reserve(), 3) for _ in range(10)]
+    assert planned == [0.0, 0.0] + [round(0.1 * n, 3) for n in range(1, 9)]
+    clock.now += 2.0  # a stall: every slot is due, and more than due
+    left = [round(budget._leave_wait(), 3) for _ in range(10)]  # each sleeps this long, once
+    assert left == [0.0, 0.0] + [round(0.1 * n, 3) for n in range(1, 9)]
+    assert max(sum(1 for t in left if s <= t < s + 1.0) for s in left) <= 10 + 1
+    assert round(budget._reserve(), 3) == 0.9, (
+        "a slot planned now comes once those still to leave have left: drawn sooner, an owed "
+        "table would wait after its drawing, and miss the moves made meanwhile")
+
+
+def test_requests_leaving_on_time_are_not_held_back() -> None:
+    """Without a stall each request leaves when its slot comes: the second check costs nothing."""
+    clock = Clock()
+    budget = Budget(per_second=10, burst=3, clock=clock)
+    start = clock.now
+    for wait in [budget._reserve() for _ in range(8)]:
+        clock.now = start + wait
+        assert budget._leave_wait() == 0.0
+
+
+class HeldLock(asyncio.Event):
+    """discord.py's global lock, held (as after a global 429); it says when one waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = asyncio.Event()
+
+    async def wait(self) -> Literal[True]:
+        self.waiting.set()
+        return await super().wait()
+
+
+async def test_after_a_global_429_requests_wait_in_the_budget_then_leave_spaced() -> None:
+    """While discord.py holds requests after a global 429, counted ones wait for the lock in
+    the budget; once it opens they take their places to leave in order, spaced, instead of
+    all going at once as discord.py's own wait would let them."""
+    clock, lock = Clock(), HeldLock()
+    budget = Budget(per_second=10, burst=2, clock=clock,
+                    http=SimpleNamespace(_global_over=lock))  # type: ignore[arg-type]
+    sent: list[str] = []
+
+    async def request(route: Route, **_: Any) -> None:
+        sent.append(route.path)
+
+    paced = budget.wrap(request)
+    await paced(Route("/interactions/1/t/callback"))  # not counted: not held by the budget
+    held = asyncio.ensure_future(paced(Route("/channels/1/messages")))
+    await lock.waiting.wait()
+    assert sent == ["/interactions/1/t/callback"], "the counted request waits for the lock"
+    lock.set()
+    await held
+    assert sent[-1] == "/channels/1/messages"
+
+
+def slots_within(budget: Budget, clock: Clock, seconds: float) -> int:
+    """How many requests the budget lets go from a quiet start until ``seconds`` later."""
+    start, count = clock.now, 0
+    while budget._reserve() < seconds - 1e-9:
+        count += 1
+    clock.now = start
+    return count
+
+
+def test_processes_sharing_the_token_together_keep_to_one_budget() -> None:
+    """Discord's global limit is per token: three processes, each its share, let no more go
+    in a second (or in ten) than one process alone, and each still sends something."""
+    clock = Clock()
+
+    def three() -> list[Budget]:
+        return [Budget.share(3, per_second=40, burst=5, clock=clock) for _ in range(3)]
+
+    assert three()[0].interval == pytest.approx(3 / 40) and three()[0].burst == 1
+    for seconds in (1.0, 10.0):
+        alone = slots_within(Budget(per_second=40, burst=5, clock=clock), clock, seconds)
+        each = [slots_within(b, clock, seconds) for b in three()]
+        assert sum(each) <= alone, (seconds, each, alone)
+        assert min(each) >= seconds * 40 / 3 - 1, "each still has its third"
+    one = Budget.share(1, per_second=40, burst=5, clock=clock)
+    assert (one.interval, one.burst) == (1 / 40, 5), "one process keeps the whole budget"
 
 
 class Route:

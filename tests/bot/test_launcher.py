@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import create_bot
+from bot.__main__ import parse_args
 from bot.cluster import EXIT_SETTINGS, Cluster, Member
+from bot.process.budget import BURST, PER_SECOND
 from fakediscord import FakeDiscord
+from tests.bot.conftest import make_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +34,25 @@ def test_the_plan_gives_each_process_a_range_and_one_the_command_sync() -> None:
     assert [c[c.index("--shard-ids") + 1] for c in commands] == ["0-2", "3-5", "6-7"]
     assert ["--no-sync" in c for c in commands] == [False, True, True]
     assert all(c[c.index("--shard-count") + 1] == "8" for c in commands)
+
+
+async def test_each_process_keeps_to_its_share_of_the_tokens_request_limit(
+    tmp_path: Path,
+) -> None:
+    """Discord's global limit is per token: the launcher tells each process how many share it,
+    and each process's budget is its share (three processes, a third each)."""
+    cluster = Cluster(3, 8, env={})
+    for member in cluster.members:
+        command = cluster.command(member)
+        assert command[command.index("--processes") + 1] == "3"
+        overrides, _ = parse_args(command[command.index("bot") + 1:])
+        bot = create_bot(make_settings(tmp_path, **overrides))
+        assert bot.budget.interval == pytest.approx(3 / PER_SECOND)
+        assert bot.budget.burst == max(1, BURST // 3)
+        await bot.http.close()  # (never started: nothing else to stop)
+    alone = create_bot(make_settings(tmp_path))
+    assert alone.budget.interval == pytest.approx(1 / PER_SECOND)  # (one process: all of it)
+    await alone.http.close()
 
 
 def test_restart_delays_double_up_to_the_cap() -> None:

@@ -123,6 +123,33 @@ async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> Non
     await outbox.close()
 
 
+async def test_a_click_waits_for_the_channels_delivery_task_without_a_second_attempt(
+    store: Store,
+) -> None:
+    """A click's publish starts the channel's delivery task before the hands follow, then
+    waits for that task: after its failure the retry comes with its timer, not at once from
+    the click; with no task running, what is owed is delivered by the waiting click."""
+    outbox = Outbox(store)
+    await commit(store, outbox, owed(EVENT, "summary", 1))
+    attempts: list[int] = []
+
+    async def courier(item: Owed, session: object) -> int | None:
+        attempts.append(item.version)
+        if len(attempts) == 1:
+            raise RuntimeError("503 Service Unavailable")
+        return None
+
+    outbox.courier = courier
+    outbox.kick(CHANNEL)
+    await outbox.delivered(CHANNEL)
+    assert attempts == [1] and CHANNEL in outbox._timers, "one attempt; the retry waits"
+    outbox._timers.pop(CHANNEL).cancel()  # (its time has come)
+    await commit(store, outbox, owed(EVENT, "note", 2))
+    await outbox.delivered(CHANNEL)  # nothing running: delivered here
+    assert attempts == [1, 1, 2] and not outbox.pending(CHANNEL)
+    await outbox.close()
+
+
 async def test_marks_carried_by_a_write_that_does_not_commit_wait_for_the_next(
     store: Store, db_url: str
 ) -> None:
