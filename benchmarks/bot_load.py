@@ -49,7 +49,7 @@ from benchmarks.load.measure import measure  # noqa: E402
 JSON_KEYS = (
     "cpu_ms_per_move", "baseline_cpu_ms_per_move", "ratio_to_baseline", "rest_calls_per_move",
     "moves_per_second", "p50_ms", "p99_ms", "max_ms", "over_3s", "table_lag_p95_ms",
-    "table_lag_p95_ms_after_burst",
+    "table_lag_p95_ms_after_burst", "table_lag_p95_ms_steady", "tables_up_s",
     "bucket_wait_ms_per_move", "pacing", "store_bytes_per_action_early",
     "store_bytes_per_action_late", "memory_kb_per_game",
 )

@@ -261,6 +261,12 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
     settled = wall0 + burst_s  # every lobby had started (the burst's posts were owed)
     lags_after = [lag for g in games for lag, moved in zip(g.lag, g.lag_moved, strict=True)
                   if moved >= settled]
+    # once every game's first table was up (200 games opened in the same second owe 200 first
+    # posts at once, 5 s of the request budget, ahead of the first moves' edits): the steady play
+    posted = [g.posted for g in games]
+    up = max(posted) if posted and None not in posted else None  # type: ignore[type-var]
+    lags_steady = [lag for g in games for lag, moved in zip(g.lag, g.lag_moved, strict=True)
+                   if up is not None and moved >= up]
     pictured = [t for g in games for t in g.pictured]
     late = sum(g.pictured_late for g in games)
     return {
@@ -303,6 +309,11 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "table_lag_p95_ms_after_burst": (round(percentile(lags_after, 0.95) * 1000)
                                          if burst_end is not None else None),
         "table_lag_p50_ms": round(percentile(lags, 0.50) * 1000),
+        # the same, of the moves made once every game's first table was up (the start's posts
+        # delivered), and how long after the start that was
+        "table_lag_p95_ms_steady": (round(percentile(lags_steady, 0.95) * 1000)
+                                    if lags_steady else None),
+        "tables_up_s": round(up - wall0, 1) if up is not None else None,
         # from a move's answer until some player's hand or the table let them act again
         "turn_wait_p50_ms": round(percentile(stats.turn_wait, 0.50) * 1000),
         "turn_wait_p90_ms": round(percentile(stats.turn_wait, 0.90) * 1000),

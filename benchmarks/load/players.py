@@ -120,6 +120,7 @@ class Table:
     members: list[Member]
     seats: list[Seat] = field(default_factory=list)
     table: Message | None = None
+    posted: float | None = None  # (time.time()) when the game's first table reached Discord
     final: Message | None = None
     wake: asyncio.Future[None] | None = None
     opened_from: tuple[int, int] | None = None  # the table state we last pressed My hand for
@@ -146,6 +147,8 @@ class Table:
             elif kind == "create" and any(b.custom_id and b.custom_id.startswith(HAND)
                                           for b in message.buttons):
                 self.table = message
+                if self.posted is None:
+                    self.posted = time.time()
             if message is self.table and kind in ("create", "edit"):
                 self.shown(message)
         elif message.id in self.unpictured and pictured(message):  # the picture followed

@@ -21,7 +21,7 @@ SMALL = ["--games", "2", "--seconds", "15", "--actions-per-game", "8", "--think-
 JSON_KEYS = (
     "cpu_ms_per_move", "baseline_cpu_ms_per_move", "ratio_to_baseline", "rest_calls_per_move",
     "moves_per_second", "p50_ms", "p99_ms", "max_ms", "over_3s", "table_lag_p95_ms",
-    "bucket_wait_ms_per_move", "pacing", "memory_kb_per_game",
+    "table_lag_p95_ms_steady", "bucket_wait_ms_per_move", "pacing", "memory_kb_per_game",
 )
 
 
