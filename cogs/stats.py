@@ -36,6 +36,7 @@ from cogs.lobby import VARIANTS
 from cogs.pictures import ALT_TEXT, drawn_chart, images_on, refused_upload
 from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
+from cogs.timely import in_time, send_message
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:
@@ -133,8 +134,24 @@ class Stats(commands.Cog):
         guild_id, _ = place(interaction)
         if user is not None and not isinstance(user, discord.abc.User):  # a forged option
             raise BotError(N_("{option} must be a member of this server."), option="user")
-        tr = user_tr(interaction)
         who = user or interaction.user
+        # the first chart of a process loads the charts' library: deferred (privately) if slow
+        embed, files = await in_time(interaction, self._record(interaction, guild_id, who),
+                                     private=True)
+        try:
+            await send_message(interaction, ephemeral=True,
+                               **Payload(embed=embed, files=files).kwargs())
+        except discord.HTTPException as error:
+            if not (files and refused_upload(error)):
+                raise
+            embed.set_image(url=None)  # Discord refused the picture: the text says it all
+            embed.remove_field(len(embed.fields) - 1)  # and its legend
+            await send_message(interaction, ephemeral=True, **Payload(embed=embed).kwargs())
+
+    async def _record(self, interaction: discord.Interaction, guild_id: int,
+                      who: discord.abc.User) -> tuple[discord.Embed, list[discord.File]]:
+        """``who``'s record in this server: its text and (pictures allowed) its chart."""
+        tr = user_tr(interaction)
         games = await self.bot.store.player_games(guild_id, who.id)
         boards = {v: await self.bot.store.standings(guild_id, v)
                   for v in rule_sets() if any(g.variant == v for g in games)}
@@ -148,17 +165,7 @@ class Stats(commands.Cog):
             files = [discord.File(io.BytesIO(data), filename=CHART_FILE, description=alt)]
             embed.set_image(url=f"attachment://{CHART_FILE}")
             add_chart_legend(tr, embed, series)
-        try:
-            await interaction.response.send_message(
-                ephemeral=True, **Payload(embed=embed, files=files).kwargs())
-        except discord.HTTPException as error:
-            if not (files and refused_upload(error)):
-                raise
-            embed.set_image(url=None)  # Discord refused the picture: the text says it all
-            embed.remove_field(len(embed.fields) - 1)  # and its legend
-            await interaction.response.send_message(ephemeral=True,
-                                                    **Payload(embed=embed).kwargs())
-
+        return embed, files
 
 async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Stats(bot))

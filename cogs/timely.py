@@ -85,8 +85,10 @@ def _started(work: Awaitable[T]) -> tuple[bool, Any]:
     return False, _rest(work, yielded)
 
 
-async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """``await work``, deferring the interaction's answer if the work is slow."""
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *,
+                  private: bool = False) -> T:
+    """``await work``, deferring the interaction's answer if the work is slow. ``private``:
+    a command whose answer only its user sees (its placeholder is ephemeral too)."""
     done, value = _started(work)
     if done:
         result: T = value
@@ -101,13 +103,14 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
             del task  # (as below)
     if not interaction.response.is_done():
         try:
-            await interaction.response.defer()
+            await interaction.response.defer(ephemeral=private)
         except discord.HTTPException:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
         else:
-            # a command's deferral is a public placeholder that its first followup fills
-            interaction.extras[THINKING] = (interaction.response.type
-                                            is InteractionResponseType.deferred_channel_message)
+            # a command's deferral is a placeholder that its first followup fills: a public
+            # one must not be filled by a refusal (cogs.replies)
+            interaction.extras[THINKING] = not private and (
+                interaction.response.type is InteractionResponseType.deferred_channel_message)
     try:
         return await asyncio.shield(task)
     finally:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 from PIL import Image
 
 from bot.ladder.results import SeatResult
+from cogs.pictures import CHARTS
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Member, Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons
 from tests.bot.helpers import answered, card
+from tests.bot.test_faults import deferring_at_once
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TUTORIAL = "L.A.M.A. tutorial (house rules)"
@@ -125,9 +128,8 @@ async def test_stats_show_each_rule_set_recent_games_best_game_and_a_chart(
 ) -> None:
     world.fake.keep_files = True
     await two_rule_sets(world)
-    reply = await world.ben.slash(world.table, "lama stats", user=world.ana)
-    stats = reply.message
-    assert reply.ephemeral and stats is not None
+    stats = await answered(await world.ben.slash(world.table, "lama stats", user=world.ana))
+    assert stats.ephemeral
     text = stats.text
     assert "**L.L.A.M.A.**: rank 1 of 2 on the leaderboard, skill " in text
     assert f"**{TUTORIAL}**: rank 2 of 2 on the leaderboard, skill " in text
@@ -195,3 +197,23 @@ async def test_a_one_game_stats_chart_names_its_one_game(world: World) -> None:
     assert "Across: 1 game; up: skill after it." in legend, legend
     assert "**L.L.A.M.A.**: rank 2 of 2 on the leaderboard" in stats.text
     assert "place 2 of 2, 20 points" in card(stats).fields[0].value
+
+
+async def test_stats_slower_than_discords_deadline_are_deferred_privately(world: World) -> None:
+    """The first chart of a process loads the charts' library (seconds on a busy machine):
+    /lama stats then defers its answer, privately, and its record follows privately with its
+    chart. (The charts' one thread is held by the test, so the chart cannot come first.)"""
+    world.fake.keep_files = True
+    await two_rule_sets(world)
+    held = threading.Event()
+    CHARTS.submit(held.wait, 60)
+    try:
+        with deferring_at_once():
+            reply = await world.ana.slash(world.table, "lama stats")
+    finally:
+        held.set()
+    assert reply.type == 5 and reply.ephemeral, "deferred, and only its user sees it waiting"
+    stats = await answered(reply)
+    assert stats.ephemeral and "2 of 2 games won (100%)" in stats.text
+    assert [a["filename"] for a in stats.attachments] == ["ratings.png"]
+    assert stats not in world.table.messages, "nothing of it in the channel"
