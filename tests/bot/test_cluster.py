@@ -109,7 +109,8 @@ def children(pid: int) -> dict[str, int]:
     found: dict[str, int] = {}
     path = Path(f"/proc/{pid}/task/{pid}/children")
     for child in path.read_text().split():
-        with contextlib.suppress(FileNotFoundError):
+        # a child can go between the list and its read (the killed one: ESRCH, or gone)
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             args = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
             if b"--shard-ids" in args:
                 found[args[args.index(b"--shard-ids") + 1].decode()] = int(child)
