@@ -105,24 +105,12 @@ class Dice(RuleSet):
         for seat in range(n):  # one tile at a time from ``first``
             state.hands[seat] = list(deck[(seat - first) % n : dealt : n])
         state.quit[:] = [False] * n
-        state.row = list(PLAIN_VALUES)
-        state.top = None
-        state.draw_pile = []
-        state.rolls_used = 0
-        state.busted = ()
-        state.pending_roll = None
-        state.resolve_mode = None
+        _fresh_row(state)
         self._begin_turns(state, first)
 
     def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
         super().deal_out(state, dealt)  # the hands; then the row, as ``deal``
-        state.row = list(PLAIN_VALUES)
-        state.top = None
-        state.draw_pile = []
-        state.rolls_used = 0
-        state.busted = ()
-        state.pending_roll = None
-        state.resolve_mode = None
+        _fresh_row(state)
 
     def needs_chance(self, state: State, action: Action) -> bool:
         return action.type is ActionType.ROLL
@@ -336,3 +324,14 @@ class Dice(RuleSet):
 
 
 DICE_RULES = register(Dice())
+
+
+def _fresh_row(state: State) -> None:
+    """A new round's row and dice: every plain value face up, nothing rolled yet."""
+    state.row = list(PLAIN_VALUES)
+    state.top = None
+    state.draw_pile = []
+    state.rolls_used = 0
+    state.busted = ()
+    state.pending_roll = None
+    state.resolve_mode = None

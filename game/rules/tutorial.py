@@ -67,17 +67,11 @@ class Tutorial(RuleSet):
         return (state.round_no - 1) % state.players
 
     def deal(self, state: State, deck: Sequence[Card]) -> None:
-        state.pending_drawn = None
-        state.pile_emptied = False
-        state.stopper = None
-        state.stop_on_llama = False
+        _fresh_round(state)
         super().deal(state, deck)
 
     def deal_out(self, state: State, dealt: Sequence[Any]) -> None:
-        state.pending_drawn = None
-        state.pile_emptied = False
-        state.stopper = None
-        state.stop_on_llama = False
+        _fresh_round(state)
         super().deal_out(state, dealt)
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -298,3 +292,11 @@ class Tutorial(RuleSet):
 
 
 TUTORIAL = register(Tutorial())
+
+
+def _fresh_round(state: State) -> None:
+    """What the tutorial's turns keep within a round, cleared for the next."""
+    state.pending_drawn = None
+    state.pile_emptied = False
+    state.stopper = None
+    state.stop_on_llama = False
