@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -103,10 +103,9 @@ async def test_a_lost_channel_drops_its_items_with_one_log_line(
     assert await rows(db_url) == [], "dropped in the store too"
 
 
-async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> None:
-    outbox = Outbox(store)
-    await commit(store, outbox, owed(EVENT, "summary", 1))
-    attempts: list[int] = []
+def failing_once(attempts: list[int]) -> Callable[[Owed, object], Awaitable[int | None]]:
+    """A courier whose first delivery fails (Discord answers 503), the later ones succeed;
+    each attempt's item version goes into ``attempts``."""
 
     async def courier(item: Owed, session: object) -> int | None:
         attempts.append(item.version)
@@ -114,7 +113,14 @@ async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> Non
             raise RuntimeError("503 Service Unavailable")
         return None
 
-    outbox.courier = courier
+    return courier
+
+
+async def test_a_failed_delivery_keeps_the_item_and_retries(store: Store) -> None:
+    outbox = Outbox(store)
+    await commit(store, outbox, owed(EVENT, "summary", 1))
+    attempts: list[int] = []
+    outbox.courier = failing_once(attempts)
     await outbox.deliver(CHANNEL)
     assert attempts == [1] and [q.key for q in outbox.pending(CHANNEL)] == ["summary"]
     assert CHANNEL in outbox._timers, "a retry is scheduled"
@@ -132,14 +138,7 @@ async def test_a_click_waits_for_the_channels_delivery_task_without_a_second_att
     outbox = Outbox(store)
     await commit(store, outbox, owed(EVENT, "summary", 1))
     attempts: list[int] = []
-
-    async def courier(item: Owed, session: object) -> int | None:
-        attempts.append(item.version)
-        if len(attempts) == 1:
-            raise RuntimeError("503 Service Unavailable")
-        return None
-
-    outbox.courier = courier
+    outbox.courier = failing_once(attempts)
     outbox.kick(CHANNEL)
     await outbox.delivered(CHANNEL)
     assert attempts == [1] and CHANNEL in outbox._timers, "one attempt; the retry waits"
