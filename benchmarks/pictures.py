@@ -193,10 +193,11 @@ async def one_game(variant: str, keep_open: bool, seed: int, counts: Counter[str
 
 def games(count: int) -> None:
     import cogs.pictures as pictures
+    import cogs.uploads as uploads
 
     counts: Counter[str] = Counter()
-    original_add, original_file = pictures.add_hand_picture, pictures._file
-    original_rendered = pictures.rendered
+    original_add, original_file = uploads.add_hand_picture, uploads.picture_file
+    original_rendered = uploads.rendered
 
     async def rendered(spec: Any) -> bytes:
         counts["asked to draw"] += 1
@@ -219,7 +220,7 @@ def games(count: int) -> None:
         return original_file(data, name, alt)
 
     # cogs.table binds add_hand_picture when the bot loads it
-    pictures.add_hand_picture, pictures._file, pictures.rendered = add, upload, rendered
+    uploads.add_hand_picture, uploads.picture_file, uploads.rendered = add, upload, rendered
     print(f"{'rule set':<9} {'players':<9} {'moves':>5} {'drawn/move':>10} "
           f"{'uploads/move':>12} {'kept/move':>9} {'hit rate':>8} {'KB/upload':>9}")
     try:
@@ -240,8 +241,8 @@ def games(count: int) -> None:
                       f"{hits / max(hits + misses, 1):>8.0%} "
                       f"{counts['upload KB'] / max(counts['uploads'], 1):>9.1f}")
     finally:
-        pictures.add_hand_picture, pictures._file = original_add, original_file
-        pictures.rendered = original_rendered
+        uploads.add_hand_picture, uploads.picture_file = original_add, original_file
+        uploads.rendered = original_rendered
 
 
 def main() -> None:

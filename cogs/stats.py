@@ -20,6 +20,7 @@ from bot.sessions.errors import BotError
 from bot.words.i18n import N_, Translator
 from bot.words.markdown import EMBED_TITLE, clip
 from cogs.buttons import BoardButton
+from cogs.charts import drawn_chart
 from cogs.common import add_commands, place, remove_commands, require_variant
 from cogs.ladder_text import (
     CHART_FILE,
@@ -33,10 +34,10 @@ from cogs.ladder_text import (
     stats_embed,
 )
 from cogs.lobby import VARIANTS
-from cogs.pictures import ALT_TEXT, drawn_chart, images_on, refused_upload
 from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
 from cogs.timely import in_time, send_message
+from cogs.uploads import ALT_TEXT, images_on, refused_upload
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:

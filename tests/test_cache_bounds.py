@@ -64,7 +64,7 @@ CONSTANT = {
     "game.rules.tutorial.CARD_ITEMS",
     # registries and start-up tables: one entry per rule set, AI, card face
     "game.ai.registry._REGISTRY", "game.rules.registry._REGISTRY", "cogs.cards.FACES",
-    "cogs.card_emojis.FACES", "cogs.pictures.FACES",
+    "cogs.card_emojis.FACES", "cogs.uploads.FACES",
     "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
     "cogs.pictures._queued",  # those of them waiting for their turn on the loop (the same)
     "cogs.pictures._drain",  # the queue's next step: one per running event loop
