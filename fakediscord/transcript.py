@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 import html
 import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .markdown import inline, markdown
 from .messages import ATTACHMENT_SCHEME, Message
 
 if TYPE_CHECKING:
@@ -49,6 +49,17 @@ h1,h2,h3 { color:#f2f3f5; } h2 { border-bottom:1px solid #4e5058; padding-bottom
 .thumbnail img { max-width:80px; } .gallery { display:flex; flex-wrap:wrap; gap:4px; }
 .separator { border:0; border-top:1px solid #4e5058; } .gap { height:8px; }
 .note { color:#949ba4; font-size:12px; }
+.h1 { font-size:24px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.h2 { font-size:20px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.h3 { font-size:16px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.subtext { font-size:12px; color:#949ba4; }
+blockquote { border-left:4px solid #4e5058; margin:0; padding-left:12px; }
+.content ul, .content ol, .textdisplay ul, .textdisplay ol { margin:0; padding-left:24px; }
+li.nested { margin-left:20px; } .spoiler { background:#1e1f22; border-radius:3px; }
+code { background:#2b2d31; border-radius:3px; padding:0 2px; font-size:13px; }
+pre { background:#2b2d31; border:1px solid #1e1f22; border-radius:4px; padding:6px;
+      white-space:pre-wrap; margin:2px 0; }
+a { color:#00a8fc; }
 table.log { border-collapse:collapse; font:12px monospace; width:100%; }
 table.log td { border-top:1px solid #3f4147; padding:2px 6px; vertical-align:top; }
 table.log tr.action td { color:#f0b232; } table.log tr.fail td { color:#f23f43; }
@@ -123,7 +134,7 @@ def render_message(msg: Message, files: dict[int, bytes] | None = None) -> str:
         f"<span class='meta'>{_e(' · '.join(meta))}</span></div>"
     ]
     if msg.content:
-        parts.append(f"<div class='content'>{_markdown(msg.content)}</div>")
+        parts.append(f"<div class='content'>{markdown(msg.content)}</div>")
     parts.extend(_embed(e) for e in msg.embed_dicts)
     if not msg.v2:  # a V2 message shows its files where its components reference them
         parts.extend(_attachment(a, files or {}) for a in msg.attachments)
@@ -154,16 +165,16 @@ def _embed(data: dict[str, Any]) -> str:
     if (data.get("author") or {}).get("name"):
         parts.append(f"<div class='author'>{_e(data['author']['name'])}</div>")
     if data.get("title"):
-        parts.append(f"<div class='title'>{_markdown(data['title'])}</div>")
+        parts.append(f"<div class='title'>{inline(data['title'])}</div>")
     if data.get("description"):
-        parts.append(f"<div class='content'>{_markdown(data['description'])}</div>")
+        parts.append(f"<div class='content'>{markdown(data['description'])}</div>")
     if data.get("fields"):
         parts.append("<div class='fields'>")
         for f in data["fields"]:
             block = "" if f.get("inline") else " block"
             parts.append(
-                f"<div class='field{block}'><div class='name'>{_markdown(f['name'])}"
-                f"</div><div class='content'>{_markdown(f['value'])}</div></div>"
+                f"<div class='field{block}'><div class='name'>{inline(f['name'])}"
+                f"</div><div class='content'>{markdown(f['value'])}</div></div>"
             )
         parts.append("</div>")
     if (data.get("footer") or {}).get("text"):
@@ -223,7 +234,7 @@ def _component(
         return (f"<div class='section'><div>{inner(comp.get('components'))}</div>"
                 f"<div class='accessory'>{side}</div></div>")
     if kind == 10:
-        return f"<div class='textdisplay'>{_markdown(str(comp.get('content', '')))}</div>"
+        return f"<div class='textdisplay'>{markdown(str(comp.get('content', '')))}</div>"
     if kind == 11:
         return f"<div class='thumbnail'>{_media(comp.get('media'), by_name, files)}</div>"
     if kind == 12:
@@ -240,14 +251,6 @@ def _component(
         border = f" style='border-left-color:#{color:06x}'" if isinstance(color, int) else ""
         return f"<div class='container'{border}>{inner(comp.get('components'))}</div>"
     return f"<div class='note'>component type {_e(str(kind))}</div>"
-
-
-def _markdown(text: str) -> str:
-    escaped = _e(text)
-    escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
-    escaped = re.sub(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"<i>\1</i>", escaped)
-    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-    return escaped
 
 
 def _summary(entry: dict[str, Any]) -> str:
