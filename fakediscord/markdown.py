@@ -1,6 +1,6 @@
 """Discord's markdown as HTML, for the transcript: what a message, an embed's text or a
 Components V2 text display shows (headings, small text, quotes, lists, code blocks, bold,
-italics, underline, strike, spoilers, code, masked links).
+italics, underline, strike, spoilers, code, masked links, member mentions as ``@name``).
 
 Every piece of text is escaped and only the marks Discord renders become tags, so a name
 like ``<script>`` or ``**<img onerror=…>**`` shows as the text it is. The rules follow
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 INLINE = re.compile("|".join((
@@ -25,6 +26,7 @@ INLINE = re.compile("|".join((
     r"\*([^*\s](?:[^*\n]*[^*\s])?)\*",       # 7: italics
     r"\b_([^_\s](?:[^_\n]*[^_\s])?)_\b",     # 8: italics
     r"\[([^\]\n]+)\]\((https?://[^\s)]+)\)",  # 9, 10: a masked link
+    r"<@!?(\d{1,20})>",                       # 11: a member
 )))
 WRAPS = {2: "b", 3: "u", 4: "s", 5: "span class='spoiler'", 7: "i", 8: "i"}
 HEADING = re.compile(r"(#{1,3}) (.+)")
@@ -37,8 +39,9 @@ def escape(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def inline(text: str) -> str:
-    """One line's inline marks as tags; all of its text escaped."""
+def inline(text: str, names: Mapping[str, str] | None = None) -> str:
+    """One line's inline marks as tags; all of its text escaped. A member's mention reads
+    ``@name`` (``names``: by user id), as in Discord; one not known, ``@unknown-user``."""
     out: list[str] = []
     at = 0
     for match in INLINE.finditer(text):
@@ -51,10 +54,13 @@ def inline(text: str) -> str:
             out.append(f"<code>{escape(match[6])}</code>")
         elif group in (9, 10):
             out.append(f"<a href='{escape(match[10])}' rel='noopener noreferrer'>"
-                       f"{inline(match[9])}</a>")
+                       f"{inline(match[9], names)}</a>")
+        elif group == 11:
+            name = (names or {}).get(match[11], "unknown-user")
+            out.append(f"<span class='mention'>@{escape(name)}</span>")
         else:
             tag = WRAPS[group]
-            out.append(f"<{tag}>{inline(match[group])}</{tag.split()[0]}>")
+            out.append(f"<{tag}>{inline(match[group], names)}</{tag.split()[0]}>")
     out.append(escape(text[at:]))
     return "".join(out)
 
@@ -73,7 +79,7 @@ class _List:
         return f"<{self.tag}{start}>{''.join(self.items)}</{self.tag}>"
 
 
-def markdown(text: str) -> str:
+def markdown(text: str, names: Mapping[str, str] | None = None) -> str:
     """``text`` as Discord lays it out: a block per line (headings, small text, quotes,
     list items, code blocks), each line's inline marks as tags."""
     blocks: list[tuple[bool, str | _List]] = []  # (inside a quote, the block)
@@ -101,15 +107,15 @@ def markdown(text: str) -> str:
                 last = _List(tag, int(item[2]) if item[2] else None, quoted)
                 blocks.append((quoted, last))
             nested = " class='nested'" if len(item[1]) >= 2 else ""
-            last.items.append(f"<li{nested}>{inline(item[3])}</li>")
+            last.items.append(f"<li{nested}>{inline(item[3], names)}</li>")
             continue
         heading, sub = HEADING.fullmatch(line), SUBTEXT.fullmatch(line)
         if heading is not None:
-            block = f"<div class='h{len(heading[1])}'>{inline(heading[2])}</div>"
+            block = f"<div class='h{len(heading[1])}'>{inline(heading[2], names)}</div>"
         elif sub is not None:
-            block = f"<div class='subtext'>{inline(sub[1])}</div>"
+            block = f"<div class='subtext'>{inline(sub[1], names)}</div>"
         else:
-            block = f"<div class='line'>{inline(line) or '<br>'}</div>"
+            block = f"<div class='line'>{inline(line, names) or '<br>'}</div>"
         blocks.append((quoted, block))
     return _joined(blocks)
 

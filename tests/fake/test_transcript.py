@@ -63,10 +63,10 @@ def test_quotes_code_blocks_links_and_escaped_marks() -> None:
 @pytest.mark.parametrize("template", [
     "{h}", "# {h}", "## {h}", "### {h}", "-# {h}", "- {h}", "1. {h}", "> {h}", ">>> {h}",
     "**{h}**", "*{h}*", "__{h}__", "||{h}||", "`{h}`", "```\n{h}\n```", "[{h}](https://a.b/)",
-    "[x](https://a.b/{h})", "### **{h}** *{h}*",
+    "[x](https://a.b/{h})", "### **{h}** *{h}*", "<@5> {h}",
 ])
 def test_hostile_text_stays_text_in_every_mark(template: str) -> None:
-    page = markdown(template.format(h=HOSTILE))
+    page = markdown(template.format(h=HOSTILE), {"5": HOSTILE})
     parsed = Tags(page)
     assert {tag for tag, _ in parsed.tags} <= ALLOWED, page
     assert all(set(attrs) <= ATTRIBUTES for _, attrs in parsed.tags), page
@@ -74,6 +74,17 @@ def test_hostile_text_stays_text_in_every_mark(template: str) -> None:
                for _, attrs in parsed.tags), page
     if "](https://a.b/{h})" not in template:  # (there the name is in the address)
         assert HOSTILE in "".join(parsed.text), page
+
+
+def test_a_member_mention_reads_as_their_name_escaped() -> None:
+    names = {"5": HOSTILE, "6": "ana"}
+    assert inline("hi <@6> and <@!6>, <@7>") == (
+        "hi <span class='mention'>@unknown-user</span> and "
+        "<span class='mention'>@unknown-user</span>, <span class='mention'>@unknown-user</span>")
+    assert inline("hi <@6>", names) == "hi <span class='mention'>@ana</span>"
+    parsed = Tags(markdown("### **<@5>**", names))
+    assert [tag for tag, _ in parsed.tags] == ["div", "b", "span"]
+    assert "".join(parsed.text) == "@" + HOSTILE
 
 
 def test_a_text_display_component_renders_its_markdown() -> None:
