@@ -1,5 +1,6 @@
 """Charts in messages: the final standings' chart and the ratings' chart, drawn on a
-thread of their own (:data:`CHARTS`), never on the event loop."""
+thread of their own (:data:`CHARTS`), never on the event loop, their numbers written in the
+reader's language (:func:`tick_figures`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-from bot.pictures.chart import SEAT_EMOJI, totals_chart
-from bot.words.i18n import Translator
+from bot.pictures.chart import SEAT_EMOJI, Figures, totals_chart
+from bot.words.i18n import LANGUAGES, Translator, translator
 from bot.words.markdown import FIELD_VALUE, clip
 from cogs.render import Payload
 from cogs.uploads import picture_file
@@ -26,6 +28,14 @@ CHART_FILE = "totals.png"
 # on one thread, under load, their renders queue behind one another and games slow down
 # (benchmarks/bot_load.py: fewer moves in the same time, more CPU per move).
 CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def tick_figures(language: str) -> Figures:
+    """How ``language`` writes a chart's tick numbers: its translator's
+    :meth:`~bot.words.i18n.Translator.figures` (Persian digits and minus sign), one function
+    per language so that a chart is cached by what it shows."""
+    return translator(language).figures
 
 
 async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
@@ -48,6 +58,7 @@ def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:
         axes.append(tr("The dashed line is the total that ends the game ({target}).",
                        target=target))
     return {
+        "language": tr.language,  # (the ticks' digits)
         "totals": [t[:rounds] for t in totals],
         "target": target,
         "winners": list(view.winners),
@@ -63,8 +74,10 @@ async def add_chart(payload: Payload, chart: dict[str, Any]) -> Payload:
     if payload.embed is None or not chart.get("totals") or not chart["totals"][0]:
         return payload
     try:
+        language = chart.get("language")  # (none in a body owed before it was kept)
         data = await drawn_chart(totals_chart, chart["totals"], chart.get("target"),
-                                 chart.get("winners") or ())
+                                 chart.get("winners") or (),
+                                 tick_figures(language) if language else None)
     except ValueError:
         log.warning("a final chart could not be drawn", exc_info=True)
         return payload
