@@ -35,6 +35,7 @@ chart is cached by it too: give one function per language (the same object each 
 
 
 _figures = threading.local()
+_labelled = threading.local()  # per style: the Figures its figure's ticks are written by now
 
 
 @dataclass(frozen=True)
@@ -80,13 +81,18 @@ def _axes(style: Style) -> tuple[Figure, Axes]:
         figure.subplots_adjust(left=left, right=right, top=top, bottom=bottom)
         made = (figure, axes)
         setattr(_figures, style.name, made)
+        setattr(_labelled, style.name, None)  # (matplotlib's own labels)
     for line in list(made[1].lines):
         line.remove()
     return made
 
 
-def _label_ticks(axes: Axes, figures: Figures | None) -> None:
-    """The tick labels written by ``figures`` (a whole number as one), or by matplotlib."""
+def _label_ticks(style: Style, axes: Axes, figures: Figures | None) -> None:
+    """The tick labels written by ``figures`` (a whole number as one), or by matplotlib;
+    set only when they change (the figure is this thread's, reused)."""
+    if getattr(_labelled, style.name, _labelled) is figures:
+        return
+    setattr(_labelled, style.name, figures)
     from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
     for axis in (axes.xaxis, axes.yaxis):
@@ -136,7 +142,7 @@ def _png(figure: Figure) -> bytes:
 def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
            winners: frozenset[int], figures: Figures | None) -> bytes:
     figure, axes = _axes(TOTALS)
-    _label_ticks(axes, figures)
+    _label_ticks(TOTALS, axes, figures)
     rounds = list(range(len(totals[0]) + 1)) if totals else [0]
     for seat, line in enumerate(totals):
         colour = SEAT_RGB[seat % len(SEAT_RGB)]
@@ -170,7 +176,7 @@ def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
 def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...],
              figures: Figures | None) -> bytes:
     figure, axes = _axes(RATINGS)
-    _label_ticks(axes, figures)
+    _label_ticks(RATINGS, axes, figures)
     games = 0
     for colour_index, points in series:
         colour = SEAT_RGB[colour_index % len(SEAT_RGB)]
