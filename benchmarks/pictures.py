@@ -150,12 +150,16 @@ def chart_times(draw: Callable[[int], bytes], clear_cache: Callable[[], None]
 
 
 def charts() -> None:
-    for seats, rounds in ((5, 7), (6, 15)):
+    from cogs.charts import tick_figures
+
+    for seats, rounds, language in ((5, 7, None), (5, 7, "fa"), (6, 15, None)):
+        figures = tick_figures(language) if language else None
         cpu, wall, size = chart_times(
-            lambda k, s=seats, r=rounds: totals_chart(
-                [[3 * n + p + k for n in range(1, r + 1)] for p in range(s)], 40, [0]),
+            lambda k, s=seats, r=rounds, f=figures: totals_chart(
+                [[3 * n + p + k for n in range(1, r + 1)] for p in range(s)], 40, [0], f),
             _chart.cache_clear)
-        print(f"end-of-game chart ({seats} seats, {rounds} rounds): CPU median "
+        ticks = ", Persian ticks" if language else ""
+        print(f"end-of-game chart ({seats} seats, {rounds} rounds{ticks}): CPU median "
               f"{statistics.median(cpu):.0f} ms, max {max(cpu):.0f} ms (wall median "
               f"{statistics.median(wall):.0f} ms), {size} KB")
     cpu, wall, size = chart_times(lambda k: ratings_chart(ratings_series(k)),
