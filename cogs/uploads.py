@@ -78,6 +78,8 @@ class Upload(io.BytesIO):
 
 
 def picture_file(data: bytes, name: str, alt: str) -> discord.File:
+    """A picture to upload: its bytes (:class:`Upload`), name and description for a screen
+    reader (plain faces, clipped to Discord's limit)."""
     return discord.File(Upload(data), filename=name,
                         description=clip(alt_text(alt), ALT_TEXT) or None)
 
