@@ -76,9 +76,15 @@ def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[ob
 
 
 async def freeze_when_ready(bot: LamaBot) -> None:
-    """Once the guilds and games are loaded, what start-up built leaves the garbage
+    """Once the guilds and games are loaded, what would load at its first use is loaded
+    (``Wiring.warm``: the charts' matplotlib), then what start-up built leaves the garbage
     collector's walks (bot/process/loop.py)."""
     await bot.wait_until_ready()
+    if bot.wiring.warm is not None:
+        try:
+            await bot.wiring.warm()
+        except Exception:  # (a chart then loads it at its first use, as before)
+            log.exception("warming up failed")
     log.info("start-up heap frozen: %d objects", freeze_startup_heap())
 
 

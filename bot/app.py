@@ -15,9 +15,11 @@ from bot.store.sqlite import Store
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.discord_compat import let_go
+from cogs.pictures import warm_charts
 from cogs.replies import refuse
 
-WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse, answered=let_go)
+WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse, answered=let_go,
+                warm=warm_charts)
 
 
 def create_bot(

@@ -27,6 +27,7 @@ import discord
 
 from bot.pictures import dice_picture, hand_picture
 from bot.pictures.chart import SEAT_EMOJI, totals_chart
+from bot.pictures.chart import warm as warm_chart
 from bot.sessions.guild_settings import IMAGES_SETTING, GuildSettings
 from bot.words.i18n import Translator
 from bot.words.markdown import FIELD_VALUE, clip
@@ -190,6 +191,12 @@ def draws_on_loop() -> bool:
 async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
     """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
     return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
+
+
+async def warm_charts() -> None:
+    """matplotlib loaded and the charts' figure styled on the charts' thread, off the event
+    loop (bot/pictures/chart.py's ``warm``): ``python -m bot`` awaits it once ready."""
+    await asyncio.get_running_loop().run_in_executor(CHARTS, warm_chart)
 
 
 def _drawing(spec: Spec) -> asyncio.Future[bytes]:

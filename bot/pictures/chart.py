@@ -122,6 +122,15 @@ def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
     return _png(figure)  # ~35 KB
 
 
+def warm() -> None:
+    """Draw one totals chart in this thread, uncached: matplotlib imported, its fonts
+    loaded and this thread's figure styled now rather than at the first game's end, where
+    the 0.4 s of CPU that costs (against 20 ms for a later chart) held the interpreter's
+    lock against the event loop for as long (``python -m bot`` calls it once ready, on the
+    charts' thread: cogs/pictures.py)."""
+    _chart.__wrapped__(((3, 9), (5, 12)), 10, frozenset({1}))
+
+
 def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
                  winners: Sequence[int] = ()) -> bytes:
     """PNG of each seat's running total after every round (seat order = colour order).

@@ -69,6 +69,9 @@ class Wiring:
     dynamic_items: Sequence[type[Clickable]] = ()
     on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
     answered: Callable[[discord.Interaction], None] | None = None
+    warm: Callable[[], Awaitable[None]] | None = None
+    """``python -m bot``'s last step of start-up, once ready and before start-up's heap is
+    frozen: what would otherwise load at the first use, in the middle of the games."""
 
 
 class LamaBot(commands.AutoShardedBot):
