@@ -70,8 +70,8 @@ class Wiring:
     on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
     answered: Callable[[discord.Interaction], None] | None = None
     warm: Callable[[], Awaitable[None]] | None = None
-    """``python -m bot``'s last step of start-up, once ready and before start-up's heap is
-    frozen: what would otherwise load at the first use, in the middle of the games."""
+    """What would otherwise load at its first use, in the middle of the games: ``python -m
+    bot`` starts it with the process, beside the login, and freezes start-up's heap after it."""
 
 
 class LamaBot(commands.AutoShardedBot):

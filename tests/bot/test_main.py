@@ -129,12 +129,7 @@ def test_the_bot_limits_its_malloc_arenas_before_its_threads_start() -> None:
 
 
 class _Ready:
-    """What ``freeze_when_ready`` needs of the bot: its readiness and its wiring."""
-
-    def __init__(self, warm: object) -> None:
-        from bot.process.client import Wiring
-
-        self.wiring = Wiring(warm=warm)  # type: ignore[arg-type]
+    """What ``freeze_when_ready`` needs of the bot: its readiness."""
 
     async def wait_until_ready(self) -> None:
         return None
@@ -142,9 +137,10 @@ class _Ready:
 
 @pytest.mark.parametrize("fails", [False, True])
 async def test_the_bot_warms_up_before_it_freezes_its_start_up_heap(fails: bool) -> None:
-    """Once ready, ``python -m bot`` loads what its first chart would (``Wiring.warm``) and
-    only then freezes start-up's heap, so what that loaded is frozen too; a warm-up that
-    fails leaves the chart to load at its first use, and the heap is frozen all the same."""
+    """``python -m bot`` loads what its first chart would (``Wiring.warm``) beside its
+    login, and freezes start-up's heap once ready and warm, so what that loaded is frozen
+    too; a warm-up that fails leaves the chart to load at its first use, and the heap is
+    frozen all the same."""
     import gc
 
     from bot.__main__ import freeze_when_ready
@@ -159,7 +155,8 @@ async def test_the_bot_warms_up_before_it_freezes_its_start_up_heap(fails: bool)
     thresholds = gc.get_threshold()
     gc.unfreeze()
     try:
-        await freeze_when_ready(_Ready(warm))  # type: ignore[arg-type]
+        warming = asyncio.create_task(warm())
+        await freeze_when_ready(_Ready(), warming)  # type: ignore[arg-type]
         assert frozen_at_warm == [0], "warmed once, before the freeze"
         assert gc.get_freeze_count() > 0
     finally:
