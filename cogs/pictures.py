@@ -195,7 +195,7 @@ async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
 
 async def warm_charts() -> None:
     """matplotlib loaded and the charts' figure styled on the charts' thread, off the event
-    loop (bot/pictures/chart.py's ``warm``): ``python -m bot`` awaits it once ready."""
+    loop (bot/pictures/chart.py's ``warm``): ``python -m bot`` starts it with the process."""
     await asyncio.get_running_loop().run_in_executor(CHARTS, warm_chart)
 
 
