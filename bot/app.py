@@ -14,10 +14,12 @@ from bot.process.settings import Settings
 from bot.store.sqlite import Store
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
+from cogs.charts import warm_charts
 from cogs.discord_compat import let_go
 from cogs.replies import refuse
 
-WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse, answered=let_go)
+WIRING = Wiring(names=EXTENSIONS, dynamic_items=DYNAMIC_ITEMS, on_error=refuse, answered=let_go,
+                warm=warm_charts)
 
 
 def create_bot(

@@ -13,6 +13,7 @@ from itertools import accumulate
 from typing import Any
 
 from bot.pictures.chart import SEAT_EMOJI, Figures, totals_chart
+from bot.pictures.chart import warm as warm_chart
 from bot.words.i18n import LANGUAGES, Translator, translator
 from bot.words.markdown import FIELD_VALUE, clip
 from cogs.render import Payload
@@ -41,6 +42,12 @@ def tick_figures(language: str) -> Figures:
 async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
     """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
     return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
+
+
+async def warm_charts() -> None:
+    """matplotlib loaded and the charts' figure styled on the charts' thread, off the event
+    loop (bot/pictures/chart.py's ``warm``): ``python -m bot`` starts it with the process."""
+    await asyncio.get_running_loop().run_in_executor(CHARTS, warm_chart)
 
 
 def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:

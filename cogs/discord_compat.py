@@ -74,7 +74,15 @@ def let_go(interaction: discord.Interaction) -> None:
 
     The response is replaced by one holding only the answer's type: ``is_done()`` and
     ``type`` read the same, and answering again raises ``InteractionResponded`` as before.
-    An interaction not answered yet is left as it is (its answer still needs the link)."""
+    An interaction not answered yet is left as it is (its answer still needs the link).
+
+    The clicked message discord.py parsed from the click (``interaction.message``: its
+    components, embeds, attachments) is dropped too: it is read only before the answer (is
+    the click on one of its components, is it a hand, which picture it shows), but an open
+    hand keeps its interaction for its token's 15 minutes (cogs/hands.py), and with it
+    25-40 objects (4-6 KB) a hand that the garbage collector's older generations walked
+    and the memory per game carried (docs/performance.md, "The tail and the CPU at 200
+    games")."""
     response = interaction.response
     if not response.is_done():
         return
@@ -82,3 +90,4 @@ def let_go(interaction: discord.Interaction) -> None:
     answered._response_type = response._response_type
     answered._parent = None  # type: ignore[assignment]
     interaction._cs_response = answered  # type: ignore[attr-defined]
+    interaction.message = None

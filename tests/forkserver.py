@@ -42,11 +42,14 @@ from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PREIMPORTED = ("bot.__main__", "bot.common.faults", "bot.sandbox", "bot.cluster", "cogs",
-               "game.__main__", "game.cli.play", "game.cli.simulate")
+               "game.__main__", "game.cli.play", "game.cli.simulate", "matplotlib.figure",
+               "matplotlib.ticker", "matplotlib.backends.backend_agg")
 """What the server imports once: what ``python -m bot`` (and ``bot sandbox``, ``python -m
-game``) import to start, and the modules its extensions (``cogs.EXTENSIONS``) import; not
-what a start imports later (matplotlib, asyncpg). It also reads the message catalogs once
-(``bot.words.i18n.translator`` keeps them): a start parses them again otherwise (0.3 s)."""
+game``) import to start, and the modules its extensions (``cogs.EXTENSIONS``) import, with
+the charts' matplotlib, which ``python -m bot`` loads as it starts (``Wiring.warm``: ~0.4 s of
+CPU a start otherwise); not what a start imports later (asyncpg). It also reads the message
+catalogs once (``bot.words.i18n.translator`` keeps them): a start parses them again otherwise
+(0.3 s)."""
 RELOADED = ("bot.common.faults",)
 """Modules that read the environment at import (``LAMA_FAULT``): run again in each child."""
 PIPE, DEVNULL = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL

@@ -69,6 +69,9 @@ class Wiring:
     dynamic_items: Sequence[type[Clickable]] = ()
     on_error: Callable[[discord.Interaction, Any], Awaitable[None]] | None = None
     answered: Callable[[discord.Interaction], None] | None = None
+    warm: Callable[[], Awaitable[None]] | None = None
+    """What would otherwise load at its first use, in the middle of the games: ``python -m
+    bot`` starts it with the process, beside the login, and freezes start-up's heap after it."""
 
 
 class LamaBot(commands.AutoShardedBot):

@@ -37,6 +37,14 @@ bot's CPU. Every 5,000 allocations, most of them are gone before any collection 
 against 2.5 ms), and memory per game came out a little higher (docs/performance.md, "Where a
 move's CPU goes").
 
+The count is allocations *less deallocations*, and freeing an old object (a move drops its
+game's previous state, from an older generation) counts too: at 200 games a young collection
+at 5,000 found 8,000-34,000 live objects (the tasks, coroutines and requests in flight) and
+nothing to free, 2-15 ms of CPU each, twice a second, and every tenth a middle one of 50,000-
+63,000 objects (20-55 ms). Every 30,000, five collections in 45 s replaced 67-86 (the
+collector's CPU per move 0.33 → 0.06-0.08 ms at load 9-12; docs/performance.md, "The tail
+and the CPU at 200 games"), each longer (45-58 ms of CPU at that load) but far rarer.
+
 glibc gives each thread that allocates its own malloc arena (up to eight per core), and
 memory freed in one arena serves only that arena: the worker threads drawing pictures,
 the store's thread and discord.py's each kept their own pages. ``python -m bot`` asks for
@@ -61,7 +69,7 @@ __all__ = ["FULL_COLLECTION_EVERY", "MALLOC_ARENAS", "YOUNG_COLLECTION_EVERY",
 log = logging.getLogger(__name__)
 FULL_COLLECTION_EVERY = 10
 """Second-generation collections per full one in ``python -m bot`` (CPython's own)."""
-YOUNG_COLLECTION_EVERY = 5000
+YOUNG_COLLECTION_EVERY = 30000
 """Allocations (less deallocations) per young collection in ``python -m bot`` (CPython: 700)."""
 
 

@@ -29,7 +29,7 @@ from cogs.posts import event_payload, payload_body
 from cogs.render import lobby_message
 from game import Game, player_view
 from tests.bot.conftest import World
-from tests.bot.helpers import answered, play_out, settled
+from tests.bot.helpers import WAIT, answered, offers, play_out, settled
 from tests.bot.test_hands import club, open_hand  # noqa: F401  (the fixture)
 from tests.bot.test_liveness import Club
 
@@ -131,7 +131,9 @@ def test_a_let_go_interaction_still_reads_as_answered() -> None:
     interaction = discord.Interaction.__new__(discord.Interaction)
     response._parent = interaction
     interaction._cs_response = response  # (as discord.py caches it: the cycle)
+    interaction.message = object()  # type: ignore[assignment]  (the clicked message)
     let_go(interaction)
+    assert interaction.message is None, "read only before the answer: not kept after it"
     assert interaction.response is not response
     assert interaction.response.is_done()
     assert interaction.response.type is discord.InteractionResponseType.message_update
@@ -146,8 +148,10 @@ def test_an_unanswered_interaction_keeps_its_response() -> None:
     interaction = discord.Interaction.__new__(discord.Interaction)
     response._parent = interaction
     interaction._cs_response = response
+    clicked = interaction.message = object()  # type: ignore[assignment]
     let_go(interaction)
     assert interaction.response is response
+    assert interaction.message is clicked, "its answer may still read it"
 
 
 async def test_a_cancelled_timer_leaves_no_cycle(club: Club) -> None:  # noqa: F811
@@ -170,3 +174,21 @@ async def test_a_cancelled_timer_leaves_no_cycle(club: Club) -> None:  # noqa: F
             await asyncio.gather(timer, return_exceptions=True)
             assert timer.cancelled()
         assert in_cycles(asyncio.Task) == 0
+
+
+async def test_an_open_hand_keeps_its_token_but_not_the_clicked_message(
+        club: Club) -> None:  # noqa: F811
+    """An open hand's interaction is kept for its token (the hand follows the game), but the
+    message discord.py parsed from its click is let go of once it is answered; the hand
+    still follows the next move."""
+    await club.start_game(turn_timeout=0)
+    ana = await open_hand(club, club.ana)  # My hand: the public table's message was clicked
+    ana = await settled(await club.ana.click(ana, "Draw"))  # the hand's own message clicked
+    ben = await open_hand(club, club.ben)
+    await answers_done()
+    table = club.bot.get_cog("Table")
+    kept = [hand.interaction for hand in table.hands._hands.values()]  # type: ignore[union-attr]
+    assert len(kept) == 2 and all(i.message is None for i in kept)
+    assert all(i.response.is_done() for i in kept)
+    await settled(await club.ben.click(ben, "Draw"))
+    await club.fake.notifier.wait_for(offers(ana), WAIT, "ana's hand to offer her moves")

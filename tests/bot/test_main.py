@@ -126,3 +126,47 @@ def test_the_bot_limits_its_malloc_arenas_before_its_threads_start() -> None:
     assert MALLOC_ARENAS <= 2
     if platform.libc_ver()[0] == "glibc":
         assert limit_arenas()
+
+
+class _Ready:
+    """What ``freeze_when_ready`` needs of the bot: its readiness."""
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("fails", [False, True])
+async def test_the_bot_warms_up_before_it_freezes_its_start_up_heap(fails: bool) -> None:
+    """``python -m bot`` loads what its first chart would (``Wiring.warm``) beside its
+    login, and freezes start-up's heap once ready and warm, so what that loaded is frozen
+    too; a warm-up that fails leaves the chart to load at its first use, and the heap is
+    frozen all the same."""
+    import gc
+
+    from bot.__main__ import freeze_when_ready
+
+    frozen_at_warm: list[int] = []
+
+    async def warm() -> None:
+        frozen_at_warm.append(gc.get_freeze_count())
+        if fails:
+            raise RuntimeError("no matplotlib")
+
+    thresholds = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        warming = asyncio.create_task(warm())
+        await freeze_when_ready(_Ready(), warming)  # type: ignore[arg-type]
+        assert frozen_at_warm == [0], "warmed once, before the freeze"
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+def test_python_m_bot_warms_the_charts() -> None:
+    """The composition root gives ``python -m bot`` the charts' warm-up."""
+    from bot.app import WIRING
+    from cogs.charts import warm_charts
+
+    assert WIRING.warm is warm_charts

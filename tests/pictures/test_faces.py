@@ -288,3 +288,27 @@ def test_the_shipped_palette_holds_every_face_colour() -> None:
                                        key=lambda kn: kn[1])
         assert close(colour, as_shown, tolerance=6), (colour, as_shown)
     assert sum(errors) / len(errors) < 2
+
+
+def test_warming_up_styles_the_threads_figure_and_caches_no_chart() -> None:
+    """``warm`` (run once on the charts' thread) leaves that thread's figure styled, with
+    whole-number ticks, and adds nothing to the charts' cache (no game's chart is made)."""
+    import threading
+
+    from bot.pictures.chart import _chart, warm
+
+    cached = _chart.cache_info().currsize
+    seen: list[tuple[list[float], list[float]]] = []
+
+    def on_a_new_thread() -> None:
+        assert shown_ticks(TOTALS) == ([], [])  # a new thread: no figure yet
+        warm()
+        seen.append(shown_ticks(TOTALS))
+
+    thread = threading.Thread(target=on_a_new_thread)
+    thread.start()
+    thread.join()
+    assert len(seen) == 1
+    xs, ys = seen[0]
+    assert xs and ys and all(v == int(v) for v in xs + ys)
+    assert _chart.cache_info().currsize == cached
