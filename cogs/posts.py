@@ -32,7 +32,7 @@ from cogs import threads
 from cogs.buttons import RematchButton
 from cogs.common import public_tr
 from cogs.direct import DirectMessages, dm_body
-from cogs.discord_compat import edit_message
+from cogs.discord_compat import edit_by_token, edit_message
 from cogs.endings import final_standings, round_summary
 from cogs.layout import shown_text
 from cogs.liveness import channel_gone, lose_channel, note_payload
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 TOO_OLD_TO_EDIT = 30046  # Discord: "Maximum number of edits to messages older than 1 hour"
 EDITABLE_FOR = 3600.0 - 60.0  # seconds: a table this old is posted anew rather than edited
+TOKEN_LIFE = 15 * 60.0  # seconds an interaction's token lives (Discord)
 MAX_PINGS_KEPT = 1000
 
 
@@ -167,6 +168,10 @@ class Posts:
         table = self._owe(session, STATE, "table", {
             "repost": repost, "replaces": session.table_message_id,
             "round": session.game.state.round_no if session.game is not None else None})
+        answer, session.answer = session.answer, None  # (the Start click's, cogs/lobby.py)
+        if answer is not None and opening and repost and session.moving_from is None:
+            table.body["answer"] = list(answer)  # its answer shows this table, or is looked
+            table.answering = True  # up after a crash (:meth:`_answered`); the channel waits
         if previous is not None:  # (the round before keeps a table if its post never went)
             table.body["previous_round"], table.body["previous"] = previous
         items.append(table)
@@ -310,15 +315,21 @@ class Posts:
         me = channel.guild.me
         return me is None or channel.permissions_for(me).attach_files
 
-    async def _table(self, item: Owed, session: Session) -> int:
-        """The table, edited in place (by ids: no channel object is made for it); posted
-        anew when it must be."""
-        tr = public_tr(session)
+    @staticmethod
+    def _table_payload(tr: Translator, session: Session) -> Payload:
+        """The public table as it stands (no hand: the public view)."""
         users = [None if s.is_ai else s.user_id for s in session.seats]
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         if session.pace is Pace.RELAXED and payload.embed is not None:
             payload.embed.set_footer(text=f"{payload.embed.footer.text} · {pace_text(tr, session)}")
+        return payload
+
+    async def _table(self, item: Owed, session: Session) -> int:
+        """The table, edited in place (by ids: no channel object is made for it); posted
+        anew when it must be."""
+        tr = public_tr(session)
+        payload = self._table_payload(tr, session)
         old = session.table_message_id
         nonce = item.nonce
         # posted only while the table is still the one the repost replaces: once that post
@@ -331,6 +342,11 @@ class Posts:
             # the post its nonce stands for was made for the round before (under way when
             # this round was dealt): this round's own post (it notifies), under its own nonce
             repost, nonce = True, derived_nonce(item.nonce, f"round {owed['round']}")
+        answer = item.body.get("answer")
+        if repost and old is None and answer is not None:  # (its click may have shown it)
+            found = await self._answered(answer, not_id=answer[2])
+            if found is not None:
+                old, repost = self._adopt(session, found), False
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
         if aged and not repost and old is not None:
@@ -368,6 +384,34 @@ class Posts:
         await self._retire_frozen(channel, item.channel_id)
         return message.id
 
+    def _adopt(self, session: Session, message_id: int) -> int:
+        """The Start click answered with the table (found after a crash, or an answer that
+        raised though Discord made it): it is the round's post, mentions included."""
+        log.info("the table of channel %s was the Start click's answer", session.channel_id)
+        session.table_message_id = message_id
+        # (found only while the click's token lives: it is no older than that)
+        session.timers.table_posted = self.bot.sessions.clock.now() - TOKEN_LIFE
+        first = round_post_owed(session)
+        if first is not None:
+            told(session, first, False, self.bot.sessions.timers)  # (saved with the next write)
+        return message_id
+
+    def opening_table(self, session: Session) -> tuple[Payload, dict[str, Any] | None]:
+        """The game's first table as the Start click's answer shows it (a new message: it
+        notifies as the channel's post would); the round's mentions, to pass to
+        :meth:`table_answered`."""
+        tr = public_tr(session)
+        payload = self._table_payload(tr, session)
+        return payload, on_post(tr, session, payload, self.bot.sessions.timers)
+
+    def table_answered(self, session: Session, first: dict[str, Any] | None, message_id: int,
+                       sent_at: float) -> None:
+        """The Start click's answer is the table (marks saved with the next write)."""
+        session.table_message_id = message_id
+        session.timers.table_posted = sent_at
+        if first is not None and first is session.timers.notified:
+            told(session, first, False, self.bot.sessions.timers)
+
     async def _final_table(
         self, channel: discord.PartialMessageable, item: Owed, session: Session | None
     ) -> int | None:
@@ -397,8 +441,11 @@ class Posts:
         closed = threads.started_text(tr, no_thread=bool(item.body.get("no_thread"))) if (
             item.body.get("closed")) else None
         payload = lobby_payload(tr, session, closed)
-        if session.lobby_message_id is None and item.body.get("answer"):
-            session.lobby_message_id = await self._answered(item.body["answer"])
+        answer = item.body.get("answer")
+        if session.lobby_message_id is None and answer:
+            session.lobby_message_id = await self._answered(answer)
+            if session.lobby_message_id is not None and len(answer) > 2:
+                session.lobby_answer = (*answer[:3], session.lobby_message_id)
         if session.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(session.lobby_message_id).edit(
@@ -410,10 +457,26 @@ class Posts:
         session.lobby_message_id = message.id
         return message.id
 
-    async def _answered(self, answer: list[Any]) -> int | None:
-        """The message that answered a new lobby's interaction before a crash, if any
-        (its token lives 15 minutes; an unanswered or expired one is a 404)."""
-        app_id, token = answer
+    async def edit_lobby(self, session: Session, payload: Payload) -> bool:
+        """Edit the lobby through the token of the interaction it answered (exempt from the
+        global limit) while that token lives; False: not done (the channel edits it)."""
+        answer = session.lobby_answer
+        if (answer is None or answer[3] != session.lobby_message_id
+                or self.bot.sessions.clock.now() >= answer[2]):
+            return False
+        try:
+            await edit_by_token(self.bot, answer[0], answer[1], **payload.kwargs(edit=True))
+        except discord.HTTPException:
+            log.info("could not edit the lobby of channel %s through its answer's token",
+                     session.channel_id, exc_info=True)
+            return False
+        return True
+
+    async def _answered(self, answer: list[Any], not_id: int | None = None) -> int | None:
+        """The message that answered an interaction before a crash, if any (its token lives
+        15 minutes; an unanswered or expired one is a 404). ``not_id``: the clicked message,
+        which a click's deferred or updating answer leaves as its original: not an answer."""
+        app_id, token = answer[0], answer[1]
         route = discord.http.Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/"
                                    "@original", webhook_id=app_id, webhook_token=token)
         try:
@@ -421,9 +484,10 @@ class Posts:
         except discord.NotFound:
             return None
         except discord.HTTPException:
-            log.info("could not look up the answer of a lobby", exc_info=True)
+            log.info("could not look up the answer of an interaction", exc_info=True)
             return None
-        return int(data["id"])
+        found = int(data["id"])
+        return None if found == not_id else found
 
     async def channel_lost(self, channel_id: int, session: Session | None,
                            error: BaseException) -> None:

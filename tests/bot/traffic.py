@@ -14,9 +14,19 @@ WEBHOOK = re.compile(r"^/webhooks/\d+/[^/]+")
 ROUND_TITLE = re.compile(r": round (\d+)$")
 
 
+def message_body(body: object) -> object:
+    """The message a request sends: its body, or an interaction's new message (a callback of
+    type 4: the Start click answers with the game's first table, cogs/lobby.py)."""
+    if isinstance(body, dict) and body.get("type") == 4 and isinstance(body.get("data"), dict):
+        return body["data"]
+    return body
+
+
 def table_round(body: object) -> int | None:
     """The round a table message shows (its title ends with ``: round N``: an embed's, or a
-    V2 container's first text display's first line, ``### …``)."""
+    V2 container's first text display's first line, ``### …``); a request's body or an
+    interaction's new message."""
+    body = message_body(body)
     if not isinstance(body, dict):
         return None
     titles = [str(embed.get("title") or "") for embed in body.get("embeds") or []]
