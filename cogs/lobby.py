@@ -109,7 +109,7 @@ class Shows(Protocol):
 
     def opening_table(self, session: Session) -> tuple[Payload, dict[str, Any] | None]: ...
     def table_answered(self, session: Session, first: dict[str, Any] | None, message_id: int,
-                       sent_at: float) -> None: ...
+                       sent_at: float, answer: list[Any]) -> None: ...
     async def edit_lobby(self, session: Session, payload: Payload) -> bool: ...
 
 
@@ -235,9 +235,10 @@ class Lobby(commands.Cog):
         elif op == "start":
             require_bot_can_post(interaction)
             clicked = interaction.message.id if interaction.message is not None else 0
+            answer = (interaction.application_id, interaction.token, clicked,
+                      self.bot.sessions.clock.now() + TOKEN_TTL)
             await in_time(interaction, session.start(user.id, threads.home_for(
-                self.bot, interaction, session), (interaction.application_id,
-                                                  interaction.token, clicked)))
+                self.bot, interaction, session), answer))
             closed = threads.started_text(tr, moved=session.parent_id == channel_id,
                                           no_thread=session.no_thread)
             if await self._answer_start(interaction, session, lobby_payload(tr, session, closed)):
@@ -296,7 +297,7 @@ class Lobby(commands.Cog):
             await self.bot.sessions.publish(session)
             return True
         if message_id is not None:
-            posts.table_answered(session, first, message_id, sent_at)
+            posts.table_answered(session, first, message_id, sent_at, table.body["answer"])
         outbox.done(table, message_id)
         try:
             if started is not None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
+from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, Owing, derived_nonce
 from bot.sessions.sessions import Change, Session, Status
 from bot.sessions.state import Pace
 from bot.words.i18n import Translator
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 TOO_OLD_TO_EDIT = 30046  # Discord: "Maximum number of edits to messages older than 1 hour"
 EDITABLE_FOR = 3600.0 - 60.0  # seconds: a table this old is posted anew rather than edited
+UNKNOWN_MESSAGE = 10008  # Discord: the message was deleted
 TOKEN_LIFE = 15 * 60.0  # seconds an interaction's token lives (Discord)
 MAX_PINGS_KEPT = 1000
 
@@ -315,6 +316,43 @@ class Posts:
         me = channel.guild.me
         return me is None or channel.permissions_for(me).attach_files
 
+    def _answer_token(self, session: Session) -> list[Any] | None:
+        """The Start click's token while it may edit the current table (it answered with
+        it: round 1's table), else None (and it is forgotten: saved with the next write)."""
+        token = session.timers.table_answer
+        if token is None:
+            return None
+        if token[3] != session.table_message_id or self.bot.sessions.clock.now() >= token[2]:
+            session.timers.table_answer = None
+            return None
+        return token
+
+    def exempt(self, item: Owed, session: Owing | None) -> bool:
+        """``item``'s request goes through an interaction's token, outside the global budget
+        (bot.outbox draws it without a slot): an edit of the table the Start click answered
+        with. (Should the token fail, the channel's edit takes its slot then.)"""
+        return (item.kind == STATE and item.key == "table" and not item.body.get("repost")
+                and not item.body.get("final") and isinstance(session, Session)
+                and session.status is Status.PLAYING and self._answer_token(session) is not None)
+
+    async def _edit_by_answer(self, session: Session, message_id: int, payload: Payload
+                              ) -> bool:
+        """Edit the table through the Start click's token while it lives; False: not done
+        (no token, or refused: the channel edits it)."""
+        token = self._answer_token(session)
+        if token is None or token[3] != message_id:
+            return False
+        try:
+            await edit_by_token(self.bot, token[0], token[1], **payload.kwargs(edit=True))
+        except discord.HTTPException as error:
+            if error.code == UNKNOWN_MESSAGE:
+                raise  # (the table is gone: posted again, as after the channel's refusal)
+            log.info("could not edit the table of channel %s through the Start click's token",
+                     session.channel_id, exc_info=True)
+            session.timers.table_answer = None
+            return False
+        return True
+
     @staticmethod
     def _table_payload(tr: Translator, session: Session) -> Payload:
         """The public table as it stands (no hand: the public view)."""
@@ -346,7 +384,7 @@ class Posts:
         if repost and old is None and answer is not None:  # (its click may have shown it)
             found = await self._answered(answer, not_id=answer[2])
             if found is not None:
-                old, repost = self._adopt(session, found), False
+                old, repost = self._adopt(session, found, answer), False
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
         if aged and not repost and old is not None:
@@ -354,8 +392,9 @@ class Posts:
                      session.channel_id)
         elif not repost and old is not None:
             try:
-                await edit_message(self.bot, item.channel_id, old,
-                                   **payload.kwargs(edit=True))
+                if not await self._edit_by_answer(session, old, payload):
+                    await edit_message(self.bot, item.channel_id, old,
+                                       **payload.kwargs(edit=True))
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
@@ -384,13 +423,14 @@ class Posts:
         await self._retire_frozen(channel, item.channel_id)
         return message.id
 
-    def _adopt(self, session: Session, message_id: int) -> int:
+    def _adopt(self, session: Session, message_id: int, answer: list[Any]) -> int:
         """The Start click answered with the table (found after a crash, or an answer that
         raised though Discord made it): it is the round's post, mentions included."""
         log.info("the table of channel %s was the Start click's answer", session.channel_id)
         session.table_message_id = message_id
         # (found only while the click's token lives: it is no older than that)
         session.timers.table_posted = self.bot.sessions.clock.now() - TOKEN_LIFE
+        session.timers.table_answer = _token_of(answer, message_id)
         first = round_post_owed(session)
         if first is not None:
             told(session, first, False, self.bot.sessions.timers)  # (saved with the next write)
@@ -405,10 +445,12 @@ class Posts:
         return payload, on_post(tr, session, payload, self.bot.sessions.timers)
 
     def table_answered(self, session: Session, first: dict[str, Any] | None, message_id: int,
-                       sent_at: float) -> None:
-        """The Start click's answer is the table (marks saved with the next write)."""
+                       sent_at: float, answer: list[Any]) -> None:
+        """The Start click's answer is the table (marks saved with the next write); its
+        edits go through the click's token while it lives (:meth:`exempt`)."""
         session.table_message_id = message_id
         session.timers.table_posted = sent_at
+        session.timers.table_answer = _token_of(answer, message_id)
         if first is not None and first is session.timers.notified:
             told(session, first, False, self.bot.sessions.timers)
 
@@ -501,6 +543,12 @@ class Posts:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
+
+
+def _token_of(answer: list[Any], message_id: int) -> list[Any] | None:
+    """What edits the table through the Start click's answer: app id, token, until, the
+    table (None from an owed row written before the answer carried its time)."""
+    return [answer[0], answer[1], answer[3], message_id] if len(answer) > 3 else None
 
 
 def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:

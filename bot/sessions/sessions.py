@@ -151,12 +151,13 @@ class Session(Seating, Persistence):
 
     # ---- lobby (the seating: bot/sessions/seating.py) -------------------------------
     async def start(self, user_id: int, home: Home | None = None,
-                    answer: tuple[int, str, int] | None = None) -> None:
+                    answer: tuple[int, str, int, float] | None = None) -> None:
         """Start the game; ``home``, once the start is allowed, makes the thread it is played
         in (None: in this channel, as is), awaited in the lock: nothing else changes the lobby
         meanwhile. The game leaves the channel in the same commit (:meth:`Sessions.move`).
-        ``answer``: the Start click (app id, token, the clicked message), which may answer
-        with the game's first table (kept with that owed item: a restart finds it)."""
+        ``answer``: the Start click (app id, token, the clicked message, until when its token
+        may be used), which may answer with the game's first table (kept with that owed item:
+        a restart finds it)."""
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)

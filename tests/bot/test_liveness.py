@@ -30,7 +30,7 @@ from fakediscord import (
 )
 from tests.bot.conftest import make_settings
 from tests.bot.helpers import Turn, answered, click_and_confirm, current, lobby_closed
-from tests.bot.traffic import message_body, table_round
+from tests.bot.traffic import edits_of, message_body, table_round
 
 WAIT = 5.0
 
@@ -158,9 +158,8 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
     assert note.content == "⏰ ana was pinged; that turn is over." and not note.deleted, (
         "never a ghost ping")
     await club.turn_of(club.ben)
-    edits = [e for e in club.fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
-             and e["path"].endswith(f"/messages/{table.id}")]
-    assert edits and all(not e["body"]["allowed_mentions"].get("users") for e in edits), (
+    edits = edits_of(club.fake, table)  # (through the Start click's token: round 1)
+    assert edits and all(not e["allowed_mentions"].get("users") for e in edits), (
         "the table's edits mention nobody")
     assert len(table_posts(club.fake)) == 1, "one table post this round"
     assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0

@@ -12,10 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, FakeDiscordError, Message, TextChannel
 from tests.bot.conftest import World, make_settings
 from tests.bot.helpers import KILLED_CLICK, WAIT, answered, is_table, lobby_closed
-from tests.bot.test_restart import Table
+from tests.bot.test_restart import Table, take_turn
+from tests.bot.traffic import edits_of
 
 CHANNEL_POST = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_EDIT = re.compile(r"^/channels/\d+/messages/\d+$")
@@ -87,3 +89,30 @@ async def test_a_refused_start_answer_posts_the_table_in_the_channel(tmp_path: P
             hand = await club.ana.click(table, "My hand")
             assert hand.message is not None and hand.message.ephemeral
         assert [f.reason for f in fake.failures if "no answer" not in f.reason] == []
+
+
+async def test_round_one_edits_the_table_through_the_start_clicks_token(world: World) -> None:
+    """The table the Start click answered with is edited through that click's token (not a
+    request of the global budget) while it lives, then through the channel as before."""
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=300,
+                                                 turn_timeout=0))  # (no timers to advance)
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    table = (await world.ana.click(lobby, "Start")).message
+    assert table is not None
+    await lobby_closed(world.fake, lobby)
+    members = {m.id: m for m in (world.ana, world.ben)}
+    since = len(world.fake.entries)
+    assert await take_turn(world.fake, world.table, members) is not None
+    await world.bot.sessions.outbox.delivered(world.table.id)
+    assert edits_of(world.fake, table), "the table shows the move"
+    assert requests(world.fake, since, "PATCH", CHANNEL_EDIT) == 0, "not a channel edit"
+    session = world.bot.sessions.require(world.table.id)
+    assert session.timers.table_answer is not None, "kept with the session (saved)"
+    world.clock.advance(TOKEN_TTL)  # the click's token is spent (for the bot)
+    since = len(world.fake.entries)
+    assert await take_turn(world.fake, world.table, members) is not None
+    await world.bot.sessions.outbox.delivered(world.table.id)
+    assert requests(world.fake, since, "PATCH", CHANNEL_EDIT) >= 1, "then the channel's edit"
+    assert session.timers.table_answer is None
+    assert tables(world.table) == [table], "still the one table"

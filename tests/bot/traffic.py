@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from fakediscord import FakeDiscord, TextChannel
+from fakediscord import FakeDiscord, Message, TextChannel
 
 CHANNEL_MESSAGES = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_MESSAGE = re.compile(r"^/channels/\d+/messages/\d+$")
@@ -39,6 +39,15 @@ def table_round(body: object) -> int | None:
         if match:
             return int(match[1])
     return None
+
+
+def edits_of(fake: FakeDiscord, message: Message) -> list[dict[str, Any]]:
+    """The bodies of the requests that edited ``message``: through its channel, or through
+    the token of the interaction it answered (round 1's table: the Start click's)."""
+    tokens = {t for t, inter in fake.tokens.items() if inter.original is message}
+    return [e["body"] for e in fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
+            and (e["path"].endswith(f"/messages/{message.id}") or any(
+                e["path"].endswith(f"/{t}/messages/@original") for t in tokens))]
 
 
 def standings(body: object) -> bool:
