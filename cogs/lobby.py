@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.policies.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from bot.sessions.errors import BotError, NotAllowed
-from bot.sessions.outbox import EVENT
+from bot.sessions.outbox import EVENT, STATE
 from bot.sessions.sessions import Session, Status
 from bot.sessions.state import HOUR, MAX_RELAXED_HOURS, Pace, require_relaxed_hours
 from bot.words.i18n import N_, Translator
@@ -276,12 +276,15 @@ class Lobby(commands.Cog):
         nonce, after looking for an answer made anyway). False: not answered so (a deferred
         click, a game gone to its thread): the click updates the lobby as before."""
         outbox, posts = self.bot.sessions.outbox, self._posts()
+        owed = next((q for q in outbox.pending(session.channel_id)
+                     if q.kind == STATE and q.key == "table"), None)
+        if owed is None or not owed.body.get("answer"):  # (a game gone to its thread)
+            return False
+        if interaction.response.is_done() or session.parent_id is not None:
+            outbox.give_back(owed)  # (still queued, in its place: the channel posts it)
+            return False
         table = outbox.claim(session.channel_id, "table")
         if table is None:
-            return False
-        if (interaction.response.is_done() or session.parent_id is not None
-                or not table.body.get("answer")):
-            outbox.give_back(table)
             return False
         started = outbox.claim(session.channel_id, "lobby")
         payload, first = posts.opening_table(session)

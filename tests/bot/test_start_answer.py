@@ -15,7 +15,8 @@ from typing import Any
 from cogs.hands import TOKEN_TTL
 from fakediscord import FakeDiscord, FakeDiscordError, Message, TextChannel
 from tests.bot.conftest import World, make_settings
-from tests.bot.helpers import KILLED_CLICK, WAIT, answered, is_table, lobby_closed
+from tests.bot.helpers import KILLED_CLICK, WAIT, answered, first_table, is_table, lobby_closed
+from tests.bot.test_faults import GatedSaves, deferring_at_once
 from tests.bot.test_restart import Table, take_turn
 from tests.bot.traffic import edits_of
 
@@ -116,3 +117,23 @@ async def test_round_one_edits_the_table_through_the_start_clicks_token(world: W
     assert requests(world.fake, since, "PATCH", CHANNEL_EDIT) >= 1, "then the channel's edit"
     assert session.timers.table_answer is None
     assert tables(world.table) == [table], "still the one table"
+
+
+async def test_a_deferred_start_click_keeps_the_channel_post(world: World) -> None:
+    """A Start click answered late (a slow save: deferred) cannot answer with the table: the
+    channel posts it, and the deferred answer shows the lobby started, as before."""
+    lobby = await answered(await world.ana.slash(world.table, "lama start", target=300))
+    assert lobby is not None
+    await world.ben.click(lobby, "Join")
+    saves = GatedSaves(world)
+    with deferring_at_once():
+        reply = await world.ana.click(lobby, "Start")
+    assert reply.type == 6, "deferred while the save is stuck"
+    saves.gate.set()
+    table = await first_table(world.fake, world.table)
+    assert not table.interaction_metadata, "posted in the channel, not an answer"
+    await lobby_closed(world.fake, lobby)
+    await world.bot.sessions.outbox.delivered(world.table.id)
+    assert tables(world.table) == [table], "one table"
+    hand = await world.ana.click(table, "My hand")
+    assert hand.message is not None and hand.message.ephemeral
