@@ -68,6 +68,20 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
+async def edit_by_token(client: discord.Client, application_id: int, token: str,
+                        **kwargs: Any) -> None:
+    """``edit_original_response(**kwargs)`` of an interaction known only by its token (kept
+    from an earlier answer): PATCH /webhooks/{app}/{token}/messages/@original."""
+    route = discord.http.Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/"
+                               "@original", webhook_id=application_id, webhook_token=token)
+    with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
+                                   **kwargs) as params:
+        if params.files:
+            await client.http.request(route, files=params.files, form=params.multipart)
+        else:
+            await client.http.request(route, json=params.payload)
+
+
 def let_go(interaction: discord.Interaction) -> None:
     """Once ``interaction`` is answered: its ``response`` no longer refers back to it, so it is
     freed (with its message) as soon as nothing holds it, not at the next full collection.

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
+from discord.enums import InteractionResponseType
 from discord.ext import commands
 
 from bot.policies.timers import MAX_TURN_TIMEOUT, require_turn_timeout
 from bot.sessions.errors import BotError, NotAllowed
-from bot.sessions.outbox import EVENT
+from bot.sessions.outbox import EVENT, STATE
 from bot.sessions.sessions import Session, Status
 from bot.sessions.state import HOUR, MAX_RELAXED_HOURS, Pace, require_relaxed_hours
 from bot.words.i18n import N_, Translator
@@ -24,6 +25,7 @@ from cogs.common import (
     require_whole,
     user_locale,
 )
+from cogs.hands import TOKEN_TTL
 from cogs.render import Payload, lobby_message
 from cogs.timely import in_time, send_message, update_message
 from game import find_rules, variant_names
@@ -102,6 +104,15 @@ def require_pace(value: object) -> Pace | None:
     return Pace(value)
 
 
+class Shows(Protocol):
+    """What the Start click needs of cogs.posts.Posts (which imports this module)."""
+
+    def opening_table(self, session: Session) -> tuple[Payload, dict[str, Any] | None]: ...
+    def table_answered(self, session: Session, first: dict[str, Any] | None, message_id: int,
+                       sent_at: float, answer: list[Any]) -> None: ...
+    async def edit_lobby(self, session: Session, payload: Payload) -> bool: ...
+
+
 class Lobby(commands.Cog):
     """Opening games."""
 
@@ -162,18 +173,30 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), variant,
             game_options(variant, target, rounds), user_locale(interaction),
-            turn_timeout=seconds, answer=(interaction.application_id, interaction.token),
-            pace=chosen,
+            turn_timeout=seconds, answer=self._answer(interaction), pace=chosen,
         ))
         await self._show_lobby(interaction, session)
 
+    def _answer(self, interaction: discord.Interaction) -> tuple[int, str, float]:
+        """A new lobby's interaction: app id, token, and until when its token may be used."""
+        return (interaction.application_id, interaction.token,
+                self.bot.sessions.clock.now() + TOKEN_TTL)
+
     async def _show_lobby(self, interaction: discord.Interaction, session: Session) -> None:
-        """Answer with the lobby its commit owes; a late or failed answer is posted instead."""
+        """Answer with the lobby its commit owes; a late or failed answer is posted instead.
+        Answered with a new message (or the command's placeholder filled), the lobby is that
+        interaction's original: its later edits may go through the token (cogs/posts.py)."""
         outbox = self.bot.sessions.outbox
         item = outbox.claim(session.channel_id, "lobby")
         payload = lobby_payload(public_tr(session), session)
+        until = self.bot.sessions.clock.now() + TOKEN_TTL
         try:
             session.lobby_message_id = await send_message(interaction, **payload.kwargs())
+            if session.lobby_message_id is not None and interaction.response.type in (
+                    InteractionResponseType.channel_message,
+                    InteractionResponseType.deferred_channel_message):
+                session.lobby_answer = (interaction.application_id, interaction.token, until,
+                                        session.lobby_message_id)
         except discord.HTTPException:
             log.warning("could not answer /lama start in channel %s; posting the lobby",
                         session.channel_id, exc_info=True)
@@ -211,10 +234,15 @@ class Lobby(commands.Cog):
             closed = tr("Cancelled by {name}.", name=tr.plain(user.display_name))
         elif op == "start":
             require_bot_can_post(interaction)
+            clicked = interaction.message.id if interaction.message is not None else 0
+            answer = (interaction.application_id, interaction.token, clicked,
+                      self.bot.sessions.clock.now() + TOKEN_TTL)
             await in_time(interaction, session.start(user.id, threads.home_for(
-                self.bot, interaction, session)))
+                self.bot, interaction, session), answer))
             closed = threads.started_text(tr, moved=session.parent_id == channel_id,
                                           no_thread=session.no_thread)
+            if await self._answer_start(interaction, session, lobby_payload(tr, session, closed)):
+                return
         outbox = self.bot.sessions.outbox
         payload = lobby_payload(tr, session, closed)
         if session.parent_id == channel_id:  # the game went to its thread: the link to it
@@ -232,6 +260,58 @@ class Lobby(commands.Cog):
             await self.bot.sessions.publish(session)  # the table, or the lobby if not shown
         if item is not None:
             outbox.done(item)
+
+    def _posts(self) -> Shows:
+        """What the channel is shown (the Table cog's cogs.posts.Posts)."""
+        table: Any = self.bot.get_cog("Table")
+        posts: Shows = table.posts
+        return posts
+
+    async def _answer_start(self, interaction: discord.Interaction, session: Session,
+                            lobby: Payload) -> bool:
+        """The Start click answered with the game's first table (a new public message: no
+        request of the bot's global budget), and the lobby shown started through the token
+        of the interaction it answered; the outbox's items claimed, marked or given back as
+        :meth:`_show_lobby` does (a refused answer: the channel posts the table under its
+        nonce, after looking for an answer made anyway). False: not answered so (a deferred
+        click, a game gone to its thread): the click updates the lobby as before."""
+        outbox, posts = self.bot.sessions.outbox, self._posts()
+        owed = next((q for q in outbox.pending(session.channel_id)
+                     if q.kind == STATE and q.key == "table"), None)
+        if owed is None or not owed.body.get("answer"):  # (a game gone to its thread)
+            return False
+        if interaction.response.is_done() or session.parent_id is not None:
+            outbox.give_back(owed)  # (still queued, in its place: the channel posts it)
+            return False
+        table = outbox.claim(session.channel_id, "table")
+        if table is None:
+            return False
+        started = outbox.claim(session.channel_id, "lobby")
+        payload, first = posts.opening_table(session)
+        sent_at = self.bot.sessions.clock.now()
+        try:
+            message_id = await send_message(interaction, **payload.kwargs())
+        except discord.HTTPException:
+            log.warning("could not answer Start in channel %s with the table; posting it",
+                        session.channel_id, exc_info=True)
+            outbox.give_back(table)
+            if started is not None:
+                outbox.give_back(started)  # (before the table, as owed)
+            await self.bot.sessions.publish(session)
+            return True
+        if message_id is not None:
+            posts.table_answered(session, first, message_id, sent_at, table.body["answer"])
+        outbox.done(table, message_id)
+        try:
+            if started is not None:
+                if await posts.edit_lobby(session, lobby):
+                    outbox.done(started)
+                else:
+                    outbox.give_back(started)
+        finally:
+            session.lobby_answer = None  # (the lobby is closed: nothing edits it any more)
+            await self.bot.sessions.publish(session)
+        return True
 
     async def on_rematch(self, interaction: discord.Interaction, game_id: str) -> None:
         """A player of the finished game opens a lobby with its rules; only they are seated,
@@ -253,8 +333,7 @@ class Lobby(commands.Cog):
         session = await in_time(interaction, self.bot.sessions.open(
             guild_id, channel_id, (user.id, user.display_name), stored["variant"],
             dict(record.get("options", {})), user_locale(interaction),
-            answer=(interaction.application_id, interaction.token),
-            pace=Pace(stored.get("pace") or Pace.LIVE.value),
+            answer=self._answer(interaction), pace=Pace(stored.get("pace") or Pace.LIVE.value),
         ))
         await self._show_lobby(interaction, session)
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, derived_nonce
+from bot.sessions.outbox import EVENT, STATE, ChannelGone, Owed, Owing, derived_nonce
 from bot.sessions.sessions import Change, Session, Status
 from bot.sessions.state import Pace
 from bot.words.i18n import Translator
@@ -33,7 +33,7 @@ from cogs.buttons import RematchButton
 from cogs.charts import add_chart, chart_body, without_files
 from cogs.common import public_tr
 from cogs.direct import DirectMessages, dm_body
-from cogs.discord_compat import edit_message
+from cogs.discord_compat import edit_by_token, edit_message
 from cogs.endings import final_standings, round_summary
 from cogs.layout import shown_text
 from cogs.liveness import channel_gone, lose_channel, note_payload
@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 TOO_OLD_TO_EDIT = 30046  # Discord: "Maximum number of edits to messages older than 1 hour"
 EDITABLE_FOR = 3600.0 - 60.0  # seconds: a table this old is posted anew rather than edited
+UNKNOWN_MESSAGE = 10008  # Discord: the message was deleted
+TOKEN_LIFE = 15 * 60.0  # seconds an interaction's token lives (Discord)
 MAX_PINGS_KEPT = 1000
 
 
@@ -168,6 +170,10 @@ class Posts:
         table = self._owe(session, STATE, "table", {
             "repost": repost, "replaces": session.table_message_id,
             "round": session.game.state.round_no if session.game is not None else None})
+        answer, session.answer = session.answer, None  # (the Start click's, cogs/lobby.py)
+        if answer is not None and opening and repost and session.moving_from is None:
+            table.body["answer"] = list(answer)  # its answer shows this table, or is looked
+            table.answering = True  # up after a crash (:meth:`_answered`); the channel waits
         if previous is not None:  # (the round before keeps a table if its post never went)
             table.body["previous_round"], table.body["previous"] = previous
         items.append(table)
@@ -311,15 +317,58 @@ class Posts:
         me = channel.guild.me
         return me is None or channel.permissions_for(me).attach_files
 
-    async def _table(self, item: Owed, session: Session) -> int:
-        """The table, edited in place (by ids: no channel object is made for it); posted
-        anew when it must be."""
-        tr = public_tr(session)
+    def _answer_token(self, session: Session) -> list[Any] | None:
+        """The Start click's token while it may edit the current table (it answered with
+        it: round 1's table), else None (and it is forgotten: saved with the next write)."""
+        token = session.timers.table_answer
+        if token is None:
+            return None
+        if token[3] != session.table_message_id or self.bot.sessions.clock.now() >= token[2]:
+            session.timers.table_answer = None
+            return None
+        return token
+
+    def exempt(self, item: Owed, session: Owing | None) -> bool:
+        """``item``'s request goes through an interaction's token, outside the global budget
+        (bot.outbox draws it without a slot): an edit of the table the Start click answered
+        with. (Should the token fail, the channel's edit takes its slot then.)"""
+        return (item.kind == STATE and item.key == "table" and not item.body.get("repost")
+                and not item.body.get("final") and isinstance(session, Session)
+                and session.status is Status.PLAYING and self._answer_token(session) is not None)
+
+    async def _edit_by_answer(self, session: Session, message_id: int, payload: Payload
+                              ) -> bool:
+        """Edit the table through the Start click's token while it lives; False: not done
+        (no token, or refused: the channel edits it)."""
+        token = self._answer_token(session)
+        if token is None or token[3] != message_id:
+            return False
+        try:
+            await edit_by_token(self.bot, token[0], token[1], **payload.kwargs(edit=True))
+        except discord.HTTPException as error:
+            if error.code == UNKNOWN_MESSAGE:
+                raise  # (the table is gone: posted again, as after the channel's refusal)
+            log.info("could not edit the table of channel %s through the Start click's token",
+                     session.channel_id, exc_info=True)
+            session.timers.table_answer = None
+            return False
+        return True
+
+    @staticmethod
+    def _table_payload(tr: Translator, session: Session) -> Payload:
+        """The public table as it stands (no hand: the public view)."""
         users = [None if s.is_ai else s.user_id for s in session.seats]
         payload = table_message(tr, session.view(None), session.short_id, users, session.recent,
                                 session.timers.deadline)
         if session.pace is Pace.RELAXED and payload.embed is not None:
             payload.embed.set_footer(text=f"{payload.embed.footer.text} · {pace_text(tr, session)}")
+        return payload
+
+    async def _table(self, item: Owed, session: Session) -> int:
+        """The table, edited in place (by ids: no channel object is made for it); posted
+        anew when it must be."""
+        tr = public_tr(session)
+        payload = self._table_payload(tr, session)
         old = session.table_message_id
         nonce = item.nonce
         # posted only while the table is still the one the repost replaces: once that post
@@ -332,6 +381,11 @@ class Posts:
             # the post its nonce stands for was made for the round before (under way when
             # this round was dealt): this round's own post (it notifies), under its own nonce
             repost, nonce = True, derived_nonce(item.nonce, f"round {owed['round']}")
+        answer = item.body.get("answer")
+        if repost and old is None and answer is not None:  # (its click may have shown it)
+            found = await self._answered(answer, not_id=answer[2])
+            if found is not None:
+                old, repost = self._adopt(session, found, answer), False
         posted = session.timers.table_posted
         aged = posted is not None and self.bot.sessions.clock.now() - posted >= EDITABLE_FOR
         if aged and not repost and old is not None:
@@ -339,8 +393,9 @@ class Posts:
                      session.channel_id)
         elif not repost and old is not None:
             try:
-                await edit_message(self.bot, item.channel_id, old,
-                                   **payload.kwargs(edit=True))
+                if not await self._edit_by_answer(session, old, payload):
+                    await edit_message(self.bot, item.channel_id, old,
+                                       **payload.kwargs(edit=True))
                 return old
             except discord.NotFound:
                 log.info("the table of channel %s is gone; posting it again", session.channel_id)
@@ -368,6 +423,37 @@ class Posts:
             await self._retire(channel, old)
         await self._retire_frozen(channel, item.channel_id)
         return message.id
+
+    def _adopt(self, session: Session, message_id: int, answer: list[Any]) -> int:
+        """The Start click answered with the table (found after a crash, or an answer that
+        raised though Discord made it): it is the round's post, mentions included."""
+        log.info("the table of channel %s was the Start click's answer", session.channel_id)
+        session.table_message_id = message_id
+        # (found only while the click's token lives: it is no older than that)
+        session.timers.table_posted = self.bot.sessions.clock.now() - TOKEN_LIFE
+        session.timers.table_answer = _token_of(answer, message_id)
+        first = round_post_owed(session)
+        if first is not None:
+            told(session, first, False, self.bot.sessions.timers)  # (saved with the next write)
+        return message_id
+
+    def opening_table(self, session: Session) -> tuple[Payload, dict[str, Any] | None]:
+        """The game's first table as the Start click's answer shows it (a new message: it
+        notifies as the channel's post would); the round's mentions, to pass to
+        :meth:`table_answered`."""
+        tr = public_tr(session)
+        payload = self._table_payload(tr, session)
+        return payload, on_post(tr, session, payload, self.bot.sessions.timers)
+
+    def table_answered(self, session: Session, first: dict[str, Any] | None, message_id: int,
+                       sent_at: float, answer: list[Any]) -> None:
+        """The Start click's answer is the table (marks saved with the next write); its
+        edits go through the click's token while it lives (:meth:`exempt`)."""
+        session.table_message_id = message_id
+        session.timers.table_posted = sent_at
+        session.timers.table_answer = _token_of(answer, message_id)
+        if first is not None and first is session.timers.notified:
+            told(session, first, False, self.bot.sessions.timers)
 
     async def _final_table(
         self, channel: discord.PartialMessageable, item: Owed, session: Session | None
@@ -398,8 +484,11 @@ class Posts:
         closed = threads.started_text(tr, no_thread=bool(item.body.get("no_thread"))) if (
             item.body.get("closed")) else None
         payload = lobby_payload(tr, session, closed)
-        if session.lobby_message_id is None and item.body.get("answer"):
-            session.lobby_message_id = await self._answered(item.body["answer"])
+        answer = item.body.get("answer")
+        if session.lobby_message_id is None and answer:
+            session.lobby_message_id = await self._answered(answer)
+            if session.lobby_message_id is not None and len(answer) > 2:
+                session.lobby_answer = (*answer[:3], session.lobby_message_id)
         if session.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(session.lobby_message_id).edit(
@@ -411,10 +500,26 @@ class Posts:
         session.lobby_message_id = message.id
         return message.id
 
-    async def _answered(self, answer: list[Any]) -> int | None:
-        """The message that answered a new lobby's interaction before a crash, if any
-        (its token lives 15 minutes; an unanswered or expired one is a 404)."""
-        app_id, token = answer
+    async def edit_lobby(self, session: Session, payload: Payload) -> bool:
+        """Edit the lobby through the token of the interaction it answered (exempt from the
+        global limit) while that token lives; False: not done (the channel edits it)."""
+        answer = session.lobby_answer
+        if (answer is None or answer[3] != session.lobby_message_id
+                or self.bot.sessions.clock.now() >= answer[2]):
+            return False
+        try:
+            await edit_by_token(self.bot, answer[0], answer[1], **payload.kwargs(edit=True))
+        except discord.HTTPException:
+            log.info("could not edit the lobby of channel %s through its answer's token",
+                     session.channel_id, exc_info=True)
+            return False
+        return True
+
+    async def _answered(self, answer: list[Any], not_id: int | None = None) -> int | None:
+        """The message that answered an interaction before a crash, if any (its token lives
+        15 minutes; an unanswered or expired one is a 404). ``not_id``: the clicked message,
+        which a click's deferred or updating answer leaves as its original: not an answer."""
+        app_id, token = answer[0], answer[1]
         route = discord.http.Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/"
                                    "@original", webhook_id=app_id, webhook_token=token)
         try:
@@ -422,9 +527,10 @@ class Posts:
         except discord.NotFound:
             return None
         except discord.HTTPException:
-            log.info("could not look up the answer of a lobby", exc_info=True)
+            log.info("could not look up the answer of an interaction", exc_info=True)
             return None
-        return int(data["id"])
+        found = int(data["id"])
+        return None if found == not_id else found
 
     async def channel_lost(self, channel_id: int, session: Session | None,
                            error: BaseException) -> None:
@@ -438,6 +544,12 @@ class Posts:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the old table %s", message_id)
+
+
+def _token_of(answer: list[Any], message_id: int) -> list[Any] | None:
+    """What edits the table through the Start click's answer: app id, token, until, the
+    table (None from an owed row written before the answer carried its time)."""
+    return [answer[0], answer[1], answer[3], message_id] if len(answer) > 3 else None
 
 
 def fold_ping(tr: Translator, session: Session) -> dict[str, Any] | None:

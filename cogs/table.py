@@ -60,15 +60,15 @@ class Table(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.lama.add_command(self._command)
         outbox = self.bot.sessions.outbox
-        outbox.composer, outbox.courier, outbox.on_gone = (
-            self.posts.compose, self.posts.deliver, self.posts.channel_lost)
+        outbox.composer, outbox.courier, outbox.on_gone, outbox.exempt = (
+            self.posts.compose, self.posts.deliver, self.posts.channel_lost, self.posts.exempt)
         self.bot.sessions.followers.append(self.follow_hands)
         self.bot.sessions.timers.hand_until = self.hand_until
 
     async def cog_unload(self) -> None:
         self.bot.lama.remove_command(self._command.name)
         outbox = self.bot.sessions.outbox
-        outbox.courier = outbox.on_gone = None
+        outbox.courier = outbox.on_gone = outbox.exempt = None
         if self.follow_hands in self.bot.sessions.followers:
             self.bot.sessions.followers.remove(self.follow_hands)
         self.bot.sessions.timers.hand_until = None

@@ -292,6 +292,12 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "uploads_per_move": round(uploads / moves, 2),  # requests carrying a file (pictures)
         "p50_ms": round(percentile(stats.play, 0.50) * 1000, 1),
         "p99_ms": round(percentile(stats.play, 0.99) * 1000, 1),
+        # the clicks made once every game's first table was up (as table_lag_p95_ms_steady:
+        # the start's burst of hands opened at once left out)
+        "p99_ms_steady": (round(percentile([t for t, at in zip(stats.play, stats.play_at,
+                                                                  strict=True)
+                                            if at >= up], 0.99) * 1000, 1)
+                          if up is not None else None),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
         "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),

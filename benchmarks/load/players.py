@@ -91,6 +91,7 @@ class Stats:
     lobby: list[float] = field(default_factory=list)  # the burst: every lobby at once
     play: list[float] = field(default_factory=list)  # moves and My hand, once games run
     play_wall: list[float] = field(default_factory=list)  # the same, click to player resumed
+    play_at: list[float] = field(default_factory=list)  # (time.time()) when each was clicked
     moves: int = 0
     opens: int = 0
     errors: list[str] = field(default_factory=list)
@@ -217,7 +218,7 @@ class Players:
         after the answer arrives (building the payload, handling the answer, waking this
         player) is not counted. A failed action counts its whole wait; one cut by the end of
         the run (cancelled) counts nothing."""
-        started = time.perf_counter()
+        started, clicked = time.perf_counter(), time.time()
         try:
             result = await call()
         except FakeDiscordError as exc:
@@ -235,6 +236,7 @@ class Players:
         into.append(took)
         if into is self.stats.play:  # (what the harness's clock alone would have said)
             self.stats.play_wall.append(time.perf_counter() - started)
+            self.stats.play_at.append(clicked)
         if took > self.args.limit:
             self.stats.over_limit += 1
         return result

@@ -79,6 +79,7 @@ class OutboxStore(Protocol):
 Composer = Callable[["Owing", "list[Change]"], list[Owed]]
 Courier = Callable[[Owed, "Owing | None"], Awaitable["int | None"]]
 GoneHandler = Callable[[int, "Owing | None", BaseException], Awaitable[None]]
+Exempt = Callable[[Owed, "Owing | None"], bool]
 
 
 def default_compose(session: Owing, changes: list[Change]) -> list[Owed]:
@@ -131,6 +132,7 @@ class Outbox:
         self.courier: Courier | None = None
         self.on_gone: GoneHandler | None = None
         self.pacer: Pacer | None = None  # waits for Discord's limits before an item is drawn
+        self.exempt: Exempt | None = None  # an item whose request the pacer does not count
         self._queues: dict[int, list[Owed]] = {}
         self._sessions: dict[int, Owing] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
@@ -350,6 +352,9 @@ class Outbox:
         round's table before its summary.)"""
         if self.pacer is None:
             return True
+        if queue and self.exempt is not None and self.exempt(queue[0],
+                                                            self._sessions.get(channel_id)):
+            return True  # (an interaction token's request: not the budget's; drawn at once)
         await self.pacer.slot(channel_id)
         if queue and self.courier is not None and not queue[0].answering:
             return True

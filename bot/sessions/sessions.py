@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.common.clock import Clock, SystemClock
 from bot.sessions.ai_players import Player, make_player
@@ -89,7 +89,11 @@ class Session(Seating, Persistence):
     _views: dict[int | None, PlayerView] = field(default_factory=dict, repr=False,
                                                  compare=False)
     _views_of: tuple[int, int] | None = field(default=None, repr=False, compare=False)
-    answer: tuple[int, str] | None = None  # a new lobby's interaction (app id, token)
+    answer: tuple[Any, ...] | None = None  # the interaction that answers with the message
+    # the next commit owes: a new lobby's (app id, token, usable until), or the Start click's
+    # (app id, token, the clicked lobby's id: cogs/posts.py); kept with that owed item only
+    lobby_answer: tuple[int, str, float, int] | None = None  # the lobby's answer (app id,
+    # token, usable until, its message): its edits go through that token (not saved)
     parent_id: int | None = None  # a game in its own thread: the channel its lobby was in
     moving_from: int | None = None  # the channel it is leaving (until that change is saved)
     no_thread: bool = False  # it should have moved to a thread, the bot may not make one
@@ -146,10 +150,14 @@ class Session(Seating, Persistence):
         return self.seats[self.game.to_act].user_id
 
     # ---- lobby (the seating: bot/sessions/seating.py) -------------------------------
-    async def start(self, user_id: int, home: Home | None = None) -> None:
+    async def start(self, user_id: int, home: Home | None = None,
+                    answer: tuple[int, str, int, float] | None = None) -> None:
         """Start the game; ``home``, once the start is allowed, makes the thread it is played
         in (None: in this channel, as is), awaited in the lock: nothing else changes the lobby
-        meanwhile. The game leaves the channel in the same commit (:meth:`Sessions.move`)."""
+        meanwhile. The game leaves the channel in the same commit (:meth:`Sessions.move`).
+        ``answer``: the Start click (app id, token, the clicked message, until when its token
+        may be used), which may answer with the game's first table (kept with that owed item:
+        a restart finds it)."""
         async with self.lock:
             self._require_lobby()
             self._require_host(user_id)
@@ -166,6 +174,7 @@ class Session(Seating, Persistence):
             self.pending.append(Change(list(self.game.opening_events)))
             if thread is not None:
                 self.sessions.move(self, thread)
+            self.answer = answer  # (taken by the commit's composer, cogs/posts.py)
             try:
                 await self._changed(snapshot=True)
             except SaveFailed:
@@ -174,6 +183,8 @@ class Session(Seating, Persistence):
                     self.moving_from = None
                     await self._reload()
                 raise
+            finally:
+                self.answer = None  # (the default composer leaves it)
 
     # ---- play ------------------------------------------------------------
     async def act(self, user_id: int, version: int | None, text: str) -> list[Event]:
@@ -370,7 +381,7 @@ class Sessions:
         locale: str | None,
         seats: list[Seat] | None = None,
         turn_timeout: int | None = None,
-        answer: tuple[int, str] | None = None,
+        answer: tuple[Any, ...] | None = None,
         pace: Pace | None = None,
     ) -> Session:
         """A new lobby in ``channel_id``, the host seated (or the given seats, for a rematch).

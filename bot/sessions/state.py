@@ -153,6 +153,8 @@ class TimerState:
     notified: dict[str, Any] | None = None  # the round's table post mentions: round, seats,
     # posted (bot/policies/timers.py decides them when the post is owed; cogs/posts.py renders them)
     told: int | None = None  # relaxed: the turn (its key) whose start was announced
+    table_answer: list[Any] | None = None  # the table was the Start click's answer: that
+    # click's app id, token, until when it may be used, the table (its edits go through it)
     defaulting: bool = False  # the watchdog is acting for a player (not saved)
 
     def ping_at(self, part: float, delay: float, live_until: float | None = None,
@@ -216,6 +218,7 @@ class TimerState:
             "table_posted": self.table_posted,
             "notified": self.notified,
             "told": self.told,
+            "table_answer": self.table_answer,
         }
 
     @classmethod
@@ -237,6 +240,7 @@ class TimerState:
             trace=data.get("trace"),
             table_posted=data.get("table_posted"),
             told=data.get("told"),
+            table_answer=data.get("table_answer"),
             notified=data.get("notified"),  # (absent in older snapshots: nobody notified;
             # Session.restore records that for the round it restores, bot/sessions/persistence.py)
         )

@@ -128,6 +128,22 @@ def current(channel: TextChannel) -> Turn | None:
     return Turn(table, (table.id, table.edits), int(match[1]) if match else None)
 
 
+async def first_table(fake: FakeDiscord, channel: TextChannel) -> Message:
+    """The game's table once it is there: usually the Start click's answer (already made when
+    the click returns), else the channel's post (a late or refused answer, a game in a
+    thread). Looked for among the channel's messages, not only new ones."""
+    return await fake.notifier.wait_for(
+        lambda: next((m for m in reversed(channel.messages) if is_table(m)), None), WAIT,
+        "the table")
+
+
+async def lobby_closed(fake: FakeDiscord, lobby: Message) -> Message:
+    """The lobby once the start shows on it (its buttons gone): the Start click answers with
+    the table, and the lobby is edited through /lama start's token just after."""
+    return await fake.notifier.wait_for(lambda: lobby if not lobby.buttons else None, WAIT,
+                                        "the lobby to close")
+
+
 async def settled(result: InteractionResult) -> Message:
     """The clicked message as the click left it: edited in the answer (type 7), or edited
     after a deferral (type 6), which a save slower than cogs.timely.DEFER_AFTER causes on a

@@ -13,7 +13,7 @@ from cogs.cards import FACES
 from fakediscord import FakeDiscord
 from game.cards import ALL_CARDS, Card
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import answered
+from tests.bot.helpers import answered, first_table
 
 FACE = re.compile(r"<:lama_[a-z0-9_]+:\d+>")
 
@@ -50,7 +50,7 @@ async def test_faces_are_uploaded_once_across_a_restart(tmp_path: Path) -> None:
             assert lobby is not None
             await ben.click(lobby, "Join")
             await ana.click(lobby, "Start")
-            shown = await table.wait_for_message(lambda m: "Top card" in m.text)
+            shown = await first_table(fake, table)
             assert FACE.search(shown.text), "the table draws the top card as the app's emoji"
             hand = (await ana.click(shown, "My hand")).message
             assert hand is not None and FACE.search(hand.text)
@@ -85,7 +85,7 @@ async def test_the_first_table_and_hand_use_one_style_of_face(tmp_path: Path) ->
             assert lobby is not None
             await ben.click(lobby, "Join")
             await ana.click(lobby, "Start")
-            first = await table.wait_for_message(lambda m: "Top card" in m.text)
+            first = await first_table(fake, table)
             hand = (await ana.click(first, "My hand")).message
             assert hand is not None
             for message in (first, hand):

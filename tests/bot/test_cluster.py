@@ -56,7 +56,8 @@ class Club:
         assert lobby is not None
         for member, button in ((self.ben, "Join"), (self.ana, "Add AI"), (self.ana, "Start")):
             reply = await member.click(lobby, button)
-            assert reply.type in (6, 7), (button, reply.message)  # accepted, not refused
+            accepted = (4, 6) if button == "Start" else (6, 7)  # (Start: the table, or late)
+            assert reply.type in accepted, (button, reply.message)  # accepted, not refused
 
     async def play(self, fake: FakeDiscord) -> None:
         """Turn after turn until the game ends; between turns, wait while told to pause."""

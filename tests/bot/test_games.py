@@ -9,7 +9,7 @@ import pytest
 
 from tests import forkserver
 from tests.bot.conftest import World
-from tests.bot.helpers import answered, card, play_out
+from tests.bot.helpers import answered, card, is_table, lobby_closed, play_out
 from tests.bot.leaks import check_no_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,8 +43,9 @@ async def test_whole_game(world: World, tmp_path: Path, variant: str, options: d
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Add AI")
     assert "AI 1" in lobby.text and "ben" in lobby.text
-    await world.ana.click(lobby, "Start")
-    assert not lobby.buttons, "the lobby closes when the game starts"
+    started = await world.ana.click(lobby, "Start")
+    assert started.message is not None and is_table(started.message), "answered: the table"
+    await lobby_closed(world.fake, lobby)  # (through /lama start's token, just after)
 
     final = await play_out(world.fake, world.table, world.members)
     rematch = next(b for b in final.buttons if b.custom_id.startswith("lama:v2:rematch:"))

@@ -24,6 +24,7 @@ from tests.bot.helpers import (
     action_buttons,
     answered,
     click_and_confirm,
+    first_table,
     offers,
     play_out,
     settled,
@@ -159,8 +160,7 @@ async def test_the_alt_text_describes_the_picture_after_every_edit(world: World)
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Start")
-    table = await world.table.wait_for_message(lambda m: any(
-        b.custom_id.startswith("lama:v2:hand:") for b in m.buttons))
+    table = await first_table(world.fake, world.table)
     hands = {m.id: await opened(m, table) for m in (world.ana, world.ben)}
     wrong: list[tuple[str, list[str]]] = []
     pictured = 0

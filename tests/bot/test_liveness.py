@@ -29,8 +29,8 @@ from fakediscord import (
     TextChannel,
 )
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, answered, click_and_confirm, current
-from tests.bot.traffic import table_round
+from tests.bot.helpers import Turn, answered, click_and_confirm, current, lobby_closed
+from tests.bot.traffic import edits_of, message_body, table_round
 
 WAIT = 5.0
 
@@ -74,6 +74,7 @@ class Club:
         assert lobby is not None
         await self.ben.click(lobby, "Join")
         await self.ana.click(lobby, "Start")
+        await lobby_closed(self.fake, lobby)  # (its edit follows the click's answer)
         turn = await self.turn_of(self.ana)  # seed 7: ana plays first
         assert turn.table is not None
         return turn.table
@@ -117,9 +118,10 @@ def posted_body(fake: FakeDiscord, content: str) -> dict[str, Any]:
 
 
 def table_posts(fake: FakeDiscord) -> list[dict[str, Any]]:
-    """The JSON bodies the bot sent to post a table (a create with a round's embed)."""
-    return [e["body"] for e in fake.entries if e["kind"] == "rest" and e["method"] == "POST"
-            and table_round(e.get("body")) is not None]
+    """The JSON bodies the bot sent to post a table (a create with a round's embed; the
+    first is the Start click's answer)."""
+    return [message_body(e["body"]) for e in fake.entries if e["kind"] == "rest"
+            and e["method"] == "POST" and table_round(e.get("body")) is not None]
 
 
 async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_default_quits(
@@ -156,9 +158,8 @@ async def test_the_table_post_notifies_then_one_ping_after_the_delay_then_the_de
     assert note.content == "⏰ ana was pinged; that turn is over." and not note.deleted, (
         "never a ghost ping")
     await club.turn_of(club.ben)
-    edits = [e for e in club.fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
-             and e["path"].endswith(f"/messages/{table.id}")]
-    assert edits and all(not e["body"]["allowed_mentions"].get("users") for e in edits), (
+    edits = edits_of(club.fake, table)  # (through the Start click's token: round 1)
+    assert edits and all(not e["allowed_mentions"].get("users") for e in edits), (
         "the table's edits mention nobody")
     assert len(table_posts(club.fake)) == 1, "one table post this round"
     assert sum(m.content.startswith("⏰ <@") for m in club.channel.messages) == 0

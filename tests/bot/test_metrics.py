@@ -76,7 +76,11 @@ async def test_health_and_metrics_move_with_a_game(tmp_path: Path) -> None:
         before, "lama_store_transaction_seconds_count")
     assert total(during, "lama_ai_think_seconds_count") >= 1
     assert total(during, "lama_rest_requests_total") > total(before, "lama_rest_requests_total")
+    # round 1's table is edited through the Start click's token (a template of its own), the
+    # stopped game's table through the channel
     assert total(during, "lama_rest_requests_total",
+                 route="/webhooks/{webhook_id}/{webhook_token}/messages/@original") >= 1
+    assert total(after, "lama_rest_requests_total",
                  route="/channels/{channel_id}/messages/{message_id}") >= 1
     # the answers go through discord.py's webhook adapter: counted by their path's template
     assert total(during, "lama_rest_requests_total",

@@ -35,6 +35,7 @@ from tests.bot.test_kill import START, STOP, bot_process, sound
 END = "end"  # the last move of a game: round summary, finished table, final standings
 ROUND = "round"  # a move that ends a round: round summary, the next round's table
 LOBBY = "lobby"  # /lama start: the lobby's first message
+STARTED = "started"  # the Start click: its answer is the first table; the lobby shows the start
 CASES = [
     # the game's end: nothing shown, the summary (an event: its nonce), the finished table
     # (a state: edited in place), the standings (the last event)
@@ -43,6 +44,9 @@ CASES = [
     # mid-round: the points Discord can tell apart (nothing shown, the summary, both)
     (ROUND, "commit:summary"), (ROUND, "delivered:summary"), (ROUND, "delivered:table#3"),
     (LOBBY, "commit:lobby"), (LOBBY, "delivered:lobby"),
+    # the start: committed, not answered (the channel posts the table, finding no answer);
+    # answered, its mark not stored (the answer is adopted: one table, no post)
+    (STARTED, "commit:table"), (STARTED, "delivered:table"),
 ]
 TITLE = re.compile(r": round (\d+)$")
 
@@ -60,6 +64,9 @@ def shown(kind: str, channel: TextChannel) -> bool:
     """The channel shows everything the case owes (a wait predicate)."""
     if kind == LOBBY:
         return bool(titled(channel, "new game$"))
+    if kind == STARTED:
+        lobby = titled(channel, "new game$")
+        return bool(lobby) and not lobby[0].buttons and any(is_table(t) for t in tables(channel))
     if not titled(channel, "^Round 1 is over$"):
         return False
     if kind == END:
@@ -74,6 +81,11 @@ def assert_shown_once(kind: str, channel: TextChannel) -> None:
     assert shown(kind, channel), (kind, channel.messages)
     if kind == LOBBY:
         assert len(titled(channel, "new game$")) == 1, channel.messages
+        return
+    if kind == STARTED:
+        [lobby] = titled(channel, "new game$")
+        assert not lobby.buttons, "the lobby shows the start"
+        assert len(tables(channel)) == 1 and is_table(tables(channel)[0]), channel.messages
         return
     assert len(titled(channel, "^Round 1 is over$")) == 1, channel.messages
     assert len(tables(channel)) == 1, f"one table: {tables(channel)}"
@@ -126,7 +138,12 @@ async def play_case(fake: FakeDiscord, kind: str, channel: TextChannel,
     ana, ben = members.values()
     target = 1 if kind == END else 300
     reply = await until_dead(process, ana.slash(channel, "lama start", target=target))
-    if kind != LOBBY:
+    if kind == STARTED:
+        assert reply is not None
+        lobby = await answered(reply)
+        await ben.click(lobby, "Join")
+        await until_dead(process, ana.click(lobby, "Start"))
+    elif kind != LOBBY:
         assert reply is not None
         lobby = await answered(reply)
         await ben.click(lobby, "Join")
@@ -171,8 +188,11 @@ async def test_killed_between_a_commit_and_its_messages_it_shows_them_exactly_on
                                          "the last case to be shown")
             last.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(last.wait(), STOP) == 0, log.read_text()
-        for (kind, _), channel in zip(CASES, channels, strict=True):
+        for (kind, point), channel in zip(CASES, channels, strict=True):
             assert_shown_once(kind, channel)
+            if kind == STARTED:  # answered before the kill: that answer, adopted; else posted
+                answer = tables(channel)[0].interaction_metadata
+                assert bool(answer) == (point == "delivered:table"), (point, channel.messages)
         assert not fake.failures or all("no answer" in f.reason for f in fake.failures)
     await sound(db)
     with sqlite3.connect(db) as conn:

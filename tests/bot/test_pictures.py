@@ -13,7 +13,7 @@ from bot.pictures.faces import CARD_H, CARD_W, DIE
 from cogs.pictures import hand_png
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Message
 from tests.bot.conftest import World
-from tests.bot.helpers import action_buttons, answered, card, play_out, settled
+from tests.bot.helpers import action_buttons, answered, card, first_table, play_out, settled
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -40,8 +40,7 @@ async def started(world: World, variant: str, **options: int) -> Message:
                                                  **options))
     await world.ben.click(lobby, "Join")
     await world.ana.click(lobby, "Start")
-    return await world.table.wait_for_message(lambda m: any(
-        b.custom_id.startswith("lama:v2:hand:") for b in m.buttons))
+    return await first_table(world.fake, world.table)
 
 
 @pytest.mark.parametrize(("variant", "face"), [
@@ -147,8 +146,7 @@ async def test_without_attach_files_the_bot_plays_in_text(world: World) -> None:
                                                  rounds=1))
     await world.ana.click(lobby, "Add AI")
     await world.ana.click(lobby, "Start")
-    table = await world.table.wait_for_message(lambda m: any(
-        b.custom_id.startswith("lama:v2:hand:") for b in m.buttons))
+    table = await first_table(world.fake, world.table)
     hand = (await world.ana.click(table, "My hand")).message
     assert hand is not None and hand.attachments == [] and "Your hand" in hand.text
     final = await play_out(world.fake, world.table, world.members)

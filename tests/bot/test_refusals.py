@@ -5,7 +5,7 @@ from __future__ import annotations
 from fakediscord import Message
 from tests.bot.conftest import World
 from tests.bot.helpers import action_buttons, answered, current, settled
-from tests.bot.traffic import table_round
+from tests.bot.traffic import edits_of, message_body, table_round
 
 
 async def start_game(world: World, variant: str = "classic") -> Message:
@@ -111,9 +111,9 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
     assert turn.table is not None
     humans = sorted([world.ana.id, world.ben.id])
     assert sorted(turn.table.pinged) == humans, "the post notified the humans"
-    posts = [e["body"] for e in world.fake.entries
-             if e.get("kind") == "rest" and e.get("method") == "POST"
-             and e["path"].endswith("/messages")]
+    posts = [message_body(e["body"]) for e in world.fake.entries  # (the table: the Start
+             if e.get("kind") == "rest" and e.get("method") == "POST"  # click's answer)
+             and (e["path"].endswith("/messages") or e["path"].endswith("/callback"))]
     [table] = [p for p in posts if table_round(p) is not None]
     allowed = table["allowed_mentions"]
     assert allowed["parse"] == [] and sorted(int(u) for u in allowed["users"]) == humans
@@ -132,9 +132,7 @@ async def test_the_table_post_notifies_the_humans_then_its_edits_ping_nobody(
     await world.fake.notifier.wait_for(
         lambda: t if (t := current(world.table)) is not None and t.stamp != seen else None,
         5, "the table edited")
-    edits = [e["body"] for e in world.fake.entries
-             if e.get("kind") == "rest" and e.get("method") == "PATCH"
-             and e["path"].endswith(f"/messages/{turn.table.id}")]
+    edits = edits_of(world.fake, turn.table)  # (through the Start click's token: round 1)
     assert edits, "the table is edited in place"
     assert all(not e["allowed_mentions"].get("users") for e in edits), "edits ping nobody"
 

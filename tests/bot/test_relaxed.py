@@ -10,7 +10,16 @@ from fakediscord import MANAGE_GUILD, Member, Message, TextChannel
 from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import World
-from tests.bot.helpers import WAIT, answered, card, current, first_button, offers, settled
+from tests.bot.helpers import (
+    WAIT,
+    answered,
+    card,
+    current,
+    first_button,
+    lobby_closed,
+    offers,
+    settled,
+)
 from tests.bot.test_game_time import Held
 
 
@@ -178,7 +187,8 @@ async def test_without_thread_permissions_a_relaxed_game_plays_in_its_channel(
     await ben.click(lobby, "Join")
     result = await ana.click(lobby, "Start")
     assert result.message is not None and not world.guild.threads
-    assert "may not make threads here" in (card(result.message).footer or "")
+    assert "may not make threads here" in (card(await lobby_closed(world.fake, lobby)).footer
+                                           or "")
     turn = await world.fake.notifier.wait_for(
         lambda: t if (t := current(table)) is not None and t.table is not None else None,
         WAIT, "the table in the channel")

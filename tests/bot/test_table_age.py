@@ -64,6 +64,7 @@ async def test_an_edit_refused_with_30046_posts_the_table_anew(club: Club) -> No
     first = await club.start_game(turn_timeout=0)
     session = club.bot.sessions.require(club.channel.id)
     session.timers.table_posted = None
+    session.timers.table_answer = None  # (nor the Start click's token: the channel edits it)
     club.fake.clock.advance(3600)  # only Discord's clock: the bot does not know
     club.fake.old_edit_limit = 0
     await club.act(club.ana, "Draw")

@@ -30,7 +30,16 @@ from fakediscord import (
 from fakediscord.base import CREATE_PUBLIC_THREADS
 from fakediscord.threads import Thread
 from tests.bot.conftest import make_settings
-from tests.bot.helpers import Turn, answered, card, click_and_confirm, current, is_final
+from tests.bot.helpers import (
+    Turn,
+    answered,
+    card,
+    click_and_confirm,
+    current,
+    is_final,
+    is_table,
+    lobby_closed,
+)
 
 WAIT = 10.0
 END_WAIT = 30.0
@@ -303,7 +312,8 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(club: Cl
     lobby = await club.lobby(club.ana, club.ben, target=300)
     started = await club.ana.click(lobby, "Start")
     assert started.message is not None and not club.guild.threads
-    footer = card(started.message).footer or ""
+    assert is_table(started.message), "in the channel: the click answers with the table"
+    footer = card(await lobby_closed(club.fake, lobby)).footer or ""
     assert "may not make threads here" in footer and "Create Public Threads" in footer
     await club.act(club.channel, club.ana, "Draw")  # played in the channel, as before
     refused = await answered(await club.ben.slash(club.channel, "lama start"))

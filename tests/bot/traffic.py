@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from fakediscord import FakeDiscord, TextChannel
+from fakediscord import FakeDiscord, Message, TextChannel
 
 CHANNEL_MESSAGES = re.compile(r"^/channels/\d+/messages$")
 CHANNEL_MESSAGE = re.compile(r"^/channels/\d+/messages/\d+$")
@@ -14,9 +14,19 @@ WEBHOOK = re.compile(r"^/webhooks/\d+/[^/]+")
 ROUND_TITLE = re.compile(r": round (\d+)$")
 
 
+def message_body(body: object) -> object:
+    """The message a request sends: its body, or an interaction's new message (a callback of
+    type 4: the Start click answers with the game's first table, cogs/lobby.py)."""
+    if isinstance(body, dict) and body.get("type") == 4 and isinstance(body.get("data"), dict):
+        return body["data"]
+    return body
+
+
 def table_round(body: object) -> int | None:
     """The round a table message shows (its title ends with ``: round N``: an embed's, or a
-    V2 container's first text display's first line, ``### …``)."""
+    V2 container's first text display's first line, ``### …``); a request's body or an
+    interaction's new message."""
+    body = message_body(body)
     if not isinstance(body, dict):
         return None
     titles = [str(embed.get("title") or "") for embed in body.get("embeds") or []]
@@ -29,6 +39,15 @@ def table_round(body: object) -> int | None:
         if match:
             return int(match[1])
     return None
+
+
+def edits_of(fake: FakeDiscord, message: Message) -> list[dict[str, Any]]:
+    """The bodies of the requests that edited ``message``: through its channel, or through
+    the token of the interaction it answered (round 1's table: the Start click's)."""
+    tokens = {t for t, inter in fake.tokens.items() if inter.original is message}
+    return [e["body"] for e in fake.entries if e["kind"] == "rest" and e["method"] == "PATCH"
+            and (e["path"].endswith(f"/messages/{message.id}") or any(
+                e["path"].endswith(f"/{t}/messages/@original") for t in tokens))]
 
 
 def standings(body: object) -> bool:
