@@ -99,15 +99,19 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
     return _made([*_steps("shuffle", size), f"    return [{places}]"])
 
 
-def unrolled_deal(size: int, players: int, hand_size: int) -> Callable[..., tuple[Any, ...]]:
+def unrolled_deal(
+    size: int, players: int, hand_size: int, first: int = 0
+) -> Callable[..., tuple[Any, ...]]:
     """:func:`unrolled_shuffle`'s steps, then the cards laid out as ``RuleSet.deal`` deals
     them, without the deck's list: each hand in deal order (card ``k`` of the deck to the
     ``k % players``-th seat from the first player), the turned-up card (``None`` when none
-    is left) and the draw pile (the rest, its top last)."""
+    is left) and the draw pile (the rest, its top last). With ``first``, the hands are in
+    seat order for that first player instead (seat ``s`` holds the ``(s - first) %
+    players``-th hand of the deal order): a whole game's round then needs no rotation."""
     dealt = players * hand_size
     hands = [
-        "[" + ", ".join(_place(p) for p in range(k, dealt, players)) + "]"
-        for k in range(players)
+        "[" + ", ".join(_place(p) for p in range((s - first) % players, dealt, players)) + "]"
+        for s in range(players)
     ]
     top = _place(dealt) if dealt < size else "None"
     pile = "[" + ", ".join(_place(p) for p in range(size - 1, dealt, -1)) + "]"

@@ -37,15 +37,11 @@ from game.errors import MalformedRecord
 from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
-from game.rng import fast_dealt
-from game.rules import HAND_SIZE
 from game.rules import find as find_rules
 from game.rules import names as variant_names
-from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
-FINISHED = Phase.FINISHED  # (read once: an enum member's read is slow in Python 3.11)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,41 +156,19 @@ class FastRun:
         self.options = self.rules.validate_options(options)
         self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
         self.seed = seed
-        self.deck = self.rules.deck()
+        self.play_game = self.rules.play_game_uniformly
         self.rounds = 0
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
     def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
-        """Game ``index``: the winners, the final scores and the action count.
-
-        ``FastGame``'s deal and ``finish_round``, written out: a game here is only dealt,
-        played round by round and scored (``SeededChance.pile`` keeps the pile as dealt)."""
-        rule_set = self.rules
-        options = self.options
+        """Game ``index``: the winners, the final scores and the action count (the rule
+        set's ``play_game_uniformly``)."""
         seed = f"{self.seed}:{index}"
         draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
-        chance = SeededChance(seed)
-        players = len(draws)
-        state = State.new(players)
-        rule_set.setup_game(state, options)
-        deal, deck, play_round = rule_set.deal_out, self.deck, rule_set.play_round_uniformly
-        score_round, is_over = rule_set.score_round, rule_set.is_over
-        actions = 0
-        while True:  # each round's deck as SeededChance.deck, laid out for deal_out
-            deal(state, fast_dealt(seed, state.round_no, deck, players, HAND_SIZE))
-            actions += play_round(state, draws, chance)
-            score_round(state, False)
-            if is_over(state, options):
-                break
-            state.round_no += 1
-            state.pending_roll = None
-            state.pending_drawn = None
-            state.resolve_mode = None
-        state.phase = FINISHED
-        state.to_act = None
-        state.winners = winners = rule_set.winners(state)
-        self.rounds = state.round_no
-        return winners, list(map(state.score, range(players))), actions
+        winners, scores, actions, self.rounds = self.play_game(
+            seed, draws, self.options, SeededChance(seed)
+        )
+        return winners, scores, actions
 
 
 def play_one_fast(

@@ -97,6 +97,20 @@ def test_the_unrolled_deal_lays_out_the_shuffled_deck() -> None:
             assert laid == (*hands, top, deck[dealt + 1 :][::-1])
 
 
+def test_the_unrolled_deal_for_a_first_player_lays_the_hands_in_seat_order() -> None:
+    """With ``first``, seat ``s`` holds the deal order's ``(s - first) % players``-th hand;
+    the turned-up card and the pile are the same."""
+    for players in (2, 4, 6):
+        in_deal_order = unrolled_deal(56, players, 6)
+        for first in range(players):
+            deal = unrolled_deal(56, players, 6, first)
+            for seed in range(30):
+                laid = in_deal_order(random.Random(f"f:{seed}").getrandbits, list(range(56)))
+                seated = deal(random.Random(f"f:{seed}").getrandbits, list(range(56)))
+                hands = [laid[(s - first) % players] for s in range(players)]
+                assert seated == (*hands, *laid[players:])
+
+
 def test_the_fast_deal_is_the_seeded_deck() -> None:
     for name in variant_names():
         deck = find_rules(name).deck()

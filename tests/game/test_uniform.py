@@ -75,6 +75,38 @@ def test_a_rule_sets_uniform_round_is_listing_pick_and_step(variant: str) -> Non
     assert rounds > GAMES
 
 
+WHOLE = [
+    name for name in variant_names()
+    if type(find_rules(name)).play_game_uniformly is not RuleSet.play_game_uniformly
+]
+"""The rule sets that fuse a whole game (the others play ``RuleSet``'s, round by round)."""
+
+
+def test_the_short_rule_sets_fuse_their_whole_game() -> None:
+    assert "tutorial" in WHOLE
+
+
+@pytest.mark.parametrize("variant", WHOLE)
+def test_a_rule_sets_whole_game_is_the_reference_game(variant: str) -> None:
+    """A fused whole game gives what ``RuleSet.play_game_uniformly`` (deal, the rule set's
+    round, score, round after round) gives: winners, scores, actions and rounds, for every
+    seat count and with options other than the defaults."""
+    rule_set = find_rules(variant)
+    for game_no in range(GAMES):
+        players = 2 + game_no % 5
+        options = rule_set.validate_options(
+            {key: 1 + game_no % 9 for key in rule_set.option_defaults} if game_no % 3 else {}
+        )
+        seed = f"whole:{game_no}"
+        fused = rule_set.play_game_uniformly(
+            seed, draws(seed, players), options, SeededChance(seed)
+        )
+        expected = RuleSet.play_game_uniformly(
+            rule_set, seed, draws(seed, players), options, SeededChance(seed)
+        )
+        assert fused == expected, f"game {game_no}"
+
+
 def test_the_random_ai_picks_uniformly() -> None:
     """``RandomPlayer.choose_legal`` is ``uniform_pick`` with its generator's next number,
     and ``draws`` gives that generator's numbers."""
