@@ -32,6 +32,8 @@ class Twister(Protocol):
 
     def getstate(self) -> tuple[int, ...]: ...
 
+    def seed(self, n: int, /) -> None: ...
+
 
 def seeded(text: str) -> Twister:
     """The Twister of ``random.Random(text)``, in the same state, built for less.
@@ -49,6 +51,21 @@ def seeded(text: str) -> Twister:
     """
     data = text.encode()
     return _TWISTER(_FROM_BYTES(data + _SHA512(data).digest()))
+
+
+def seed_of(text: str) -> int:
+    """The integer ``random.Random(text)`` seeds its Twister with (:func:`seeded`'s): a
+    Twister of the fast path reseeded with it (``twister.seed(seed_of(text))``, no new
+    object) is in :func:`seeded`'s state. A whole game on the fast path reseeds one scratch
+    Twister for its decks and rolls; tests/game/test_rng.py checks the state."""
+    data = text.encode()
+    return _FROM_BYTES(data + _SHA512(data).digest())
+
+
+def scratch() -> Twister:
+    """A Twister to reseed (:func:`seed_of`): one per caller, never shared between
+    threads, since a reseed and its draws must not interleave with another's."""
+    return _TWISTER(0)
 
 
 _TWISTER: Callable[[int], Twister] = random.Random.__base__  # type: ignore[assignment]
@@ -163,6 +180,27 @@ _DEALS: dict[tuple[int, int, int], Callable[..., tuple[Any, ...]]] = {}
 """Per deck size, seat count and hand size, its unrolled deal (2-6 seats a rule set's deck)."""
 
 
+Deal = Callable[..., tuple[Any, ...]]
+"""An unrolled deal: ``deal(getrandbits, cards)``, the hands, the turned-up card, the pile."""
+
+
+def seat_deals(size: int, players: int, hand_size: int) -> tuple[Deal, ...]:
+    """For each first player, :func:`unrolled_deal` with the hands in seat order, made once
+    per deck size, seat count and hand size: a fused whole game deals its rounds with
+    these (``deals[first](getrandbits, list(deck))``)."""
+    key = (size, players, hand_size)
+    deals = _SEAT_DEALS.get(key)
+    if deals is None:
+        deals = _SEAT_DEALS[key] = tuple(
+            unrolled_deal(size, players, hand_size, first) for first in range(players)
+        )
+    return deals
+
+
+_SEAT_DEALS: dict[tuple[int, int, int], tuple[Deal, ...]] = {}
+"""Per deck size, seat count (2-6) and hand size, a deal per first player."""
+
+
 _UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}
 
 
@@ -217,16 +255,26 @@ def fast_roll(
     return tuple(faces)
 
 
-def unrolled_roll(dice: Sequence[Sequence[T]]) -> Callable[[int | str, int, int], tuple[T, ...]]:
+def unrolled_roll(
+    dice: Sequence[Sequence[T]], reseeding: bool = False
+) -> Callable[..., tuple[T, ...]]:
     """:func:`fast_roll` for these ``dice``, written out (the generator's seeding as
     :func:`seeded`'s, each die's rejection sampling with its size and bit count): one call
-    a roll instead of four, no loop, no list. tests/game/test_rng.py checks it against
+    a roll instead of four, no loop, no list. With ``reseeding`` it takes a scratch
+    Twister's ``seed`` and ``getrandbits`` after the seed, round and index, and reseeds it
+    (:func:`seed_of`) instead of building one. tests/game/test_rng.py checks both against
     :func:`roll`."""
     lines = [
         "def roll(seed, round_no, index):",
         '    data = f"{seed}:roll:{round_no}:{index}".encode()',
         "    getrandbits = twister(from_bytes(data + sha512(data).digest())).getrandbits",
     ]
+    if reseeding:
+        lines = [
+            "def roll(seed, round_no, index, reseed, getrandbits):",
+            '    data = f"{seed}:roll:{round_no}:{index}".encode()',
+            "    reseed(from_bytes(data + sha512(data).digest()))",
+        ]
     for d, die in enumerate(dice):
         n = len(die)
         k = n.bit_length()
@@ -240,7 +288,7 @@ def unrolled_roll(dice: Sequence[Sequence[T]]) -> Callable[[int | str, int, int]
     namespace: dict[str, Any] = {"twister": _TWISTER, "from_bytes": _FROM_BYTES, "sha512": _SHA512}
     namespace.update({f"die{d}": tuple(die) for d, die in enumerate(dice)})
     exec("\n".join(lines), namespace)  # our own text: integers written into a template
-    made: Callable[[int | str, int, int], tuple[T, ...]] = namespace["roll"]
+    made: Callable[..., tuple[T, ...]] = namespace["roll"]
     return made
 
 

@@ -71,7 +71,7 @@ CONSTANT = {
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
     "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
     "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
-    "game.rules.tutorial._SEAT_DEALS",  # per seat count (2-6): five
+    "game.rng._SEAT_DEALS",  # the same, a deal per first player in each
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
     "game.rules.tutorial.PENALTIES",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)

@@ -246,17 +246,17 @@ class Tutorial(RuleSet):
         (:data:`PLAY_DECK`: a shuffle moves places whatever they hold, so a seed lays out
         the same cards). No chips, no quits: each seat's score is its total."""
         players = len(draws)
-        deals = _seat_deals(players)
-        seeded = rng.seeded
+        deals = rng.seat_deals(len(PLAY_DECK), players, HAND_SIZE)
+        twister = rng.scratch()  # reseeded for each round's deck
+        reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
         totals = [0] * players
         after = [*range(1, players), 0]
         actions = 0
         rounds = options["rounds"]
         for round_no in range(1, rounds + 1):
             first = (round_no - 1) % players  # first_player
-            *hands, top, pile = deals[first](
-                seeded(f"{seed}:deck:{round_no}").getrandbits, list(PLAY_DECK)
-            )
+            reseed(seed_of(f"{seed}:deck:{round_no}"))
+            *hands, top, pile = deals[first](getrandbits, list(PLAY_DECK))
             seat = first
             stopper = None
             while True:
@@ -356,21 +356,6 @@ class Tutorial(RuleSet):
 
 
 TUTORIAL = register(Tutorial())
-
-
-def _seat_deals(players: int) -> tuple[Callable[..., tuple[Any, ...]], ...]:
-    """For each first player, the unrolled deal of :data:`PLAY_DECK` to ``players`` seats
-    with the hands in seat order (``rng.unrolled_deal``), made once per seat count."""
-    deals = _SEAT_DEALS.get(players)
-    if deals is None:
-        deals = _SEAT_DEALS[players] = tuple(
-            rng.unrolled_deal(len(DECK), players, HAND_SIZE, first) for first in range(players)
-        )
-    return deals
-
-
-_SEAT_DEALS: dict[int, tuple[Callable[..., tuple[Any, ...]], ...]] = {}
-"""Per seat count (2-6), a deal per first player."""
 
 
 def _fresh_round(state: State) -> None:

@@ -83,7 +83,9 @@ WHOLE = [
 
 
 def test_the_short_rule_sets_fuse_their_whole_game() -> None:
-    assert "tutorial" in WHOLE
+    """The tutorial (a few picks a round, a whole deck dealt) and dice (a generator seeded
+    per roll): their Python around the chance is what there is to cut."""
+    assert {"tutorial", "dice"} <= set(WHOLE)
 
 
 @pytest.mark.parametrize("variant", WHOLE)
