@@ -27,10 +27,11 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from game import ai
+from game import ai, rng
 from game.cli import add_option_arguments, parse_options
 from game.cli.tournament import make_player, run_tournament
 from game.errors import MalformedRecord
@@ -154,19 +155,29 @@ class FastRun:
     def __init__(self, variant: str, ais: list[str], options: dict[str, int], seed: str) -> None:
         self.rules = find_rules(variant)
         self.options = self.rules.validate_options(options)
-        self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
+        twisters = [rng.scratch() for _ in ais]  # a seat's, reseeded for each game
+        self.reseeds = [
+            partial(ai.find(name.split(":")[0]).reseed, twister)  # type: ignore[attr-defined]
+            for name, twister in zip(ais, twisters, strict=True)
+        ]
+        self.draws = [twister.random for twister in twisters]
         self.seed = seed
+        self.chance = SeededChance(seed)  # its seed set for each game
         self.play_game = self.rules.play_game_uniformly
         self.rounds = 0
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
     def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
         """Game ``index``: the winners, the final scores and the action count (the rule
-        set's ``play_game_uniformly``)."""
+        set's ``play_game_uniformly``). A run's seats and chance are its own: one game at a
+        time (a Twister reseeded while another game draws from it would mix them up)."""
         seed = f"{self.seed}:{index}"
-        draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
+        for seat, reseed in enumerate(self.reseeds):
+            reseed(f"{seed}:{seat}")
+        chance = self.chance
+        chance.seed = seed
         winners, scores, actions, self.rounds = self.play_game(
-            seed, draws, self.options, SeededChance(seed)
+            seed, self.draws, self.options, chance
         )
         return winners, scores, actions
 
@@ -186,7 +197,7 @@ def fast_capable(ais: list[str]) -> bool:
     """Whether every AI of the line-up picks uniformly from the legal actions by its own
     generator's numbers (``draws``: the ``random`` AI), so the game can be played on the
     fast path."""
-    return all(hasattr(ai.find(name.split(":")[0]), "draws") for name in ais)
+    return all(hasattr(ai.find(name.split(":")[0]), "reseed") for name in ais)
 
 
 def seat_ais(requested: list[str] | None, players: int) -> list[str]:
