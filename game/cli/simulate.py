@@ -9,9 +9,9 @@ own generator seeded ``"S:i:k"``, so the same arguments give the same games and 
 numbers (timings aside).
 
 Without ``--records``, games whose every AI picks uniformly from the legal actions by its
-own generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
-(:class:`FastRun`: :mod:`game.fast`'s state and rule-set steps, drawing decks and rolls from
-the same seed as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``):
+own generator's numbers (``random``: ``RandomPlayer.draws``, ``RandomPlayer.reseed``) are
+played on the fast path (:class:`FastRun`: each game played by the rule set's
+``play_game_uniformly``, drawing decks and rolls from the same seed as :class:`game.Game`):
 the same games, the same winners and scores, more than twice as fast. ``heuristic`` and
 ``hard`` decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the
 seats' chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which
@@ -147,9 +147,10 @@ class FastRun:
 
     Game ``index`` takes its decks and rolls from ``"seed:index"`` as on the full engine
     (:class:`SeededChance`), and seat ``k`` picks by its AI's draws from ``"seed:index:k"``
-    (``RandomPlayer.draws``: the same generator); each round is played by the rule set's
-    ``play_round_uniformly``. What does not change from game to game (the rule set, the
-    options) is looked up once per run.
+    (``RandomPlayer.reseed``: a Twister per seat, kept by the run, put in the state of the
+    generator ``RandomPlayer.draws`` would build); the game is played by the rule set's
+    ``play_game_uniformly``. What does not change from game to game (the rule set, the
+    options, the seats' Twisters) is made once per run.
     """
 
     def __init__(self, variant: str, ais: list[str], options: dict[str, int], seed: str) -> None:
@@ -195,8 +196,8 @@ def play_one_fast(
 
 def fast_capable(ais: list[str]) -> bool:
     """Whether every AI of the line-up picks uniformly from the legal actions by its own
-    generator's numbers (``draws``: the ``random`` AI), so the game can be played on the
-    fast path."""
+    generator's numbers (``draws``, ``reseed``: the ``random`` AI), so the game can be
+    played on the fast path."""
     return all(hasattr(ai.find(name.split(":")[0]), "reseed") for name in ais)
 
 
