@@ -253,6 +253,7 @@ class Tutorial(RuleSet):
         after = [*range(1, players), 0]
         actions = 0
         rounds = options["rounds"]
+        distinct = dict.fromkeys  # (read once: every turn lists its plays)
         for round_no in range(1, rounds + 1):
             first = (round_no - 1) % players  # first_player
             reseed(seed_of(f"{seed}:deck:{round_no}"))
@@ -262,7 +263,7 @@ class Tutorial(RuleSet):
             while True:
                 actions += 1
                 hand = hands[seat]
-                plays = [v for v in dict.fromkeys(hand) if v >= top]
+                plays = [v for v in distinct(hand) if v >= top]
                 count = len(plays)
                 pick = int(draws[seat]() * (count + 2 if pile else count + 1))
                 if pick < count:
