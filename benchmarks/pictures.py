@@ -150,12 +150,16 @@ def chart_times(draw: Callable[[int], bytes], clear_cache: Callable[[], None]
 
 
 def charts() -> None:
-    for seats, rounds in ((5, 7), (6, 15)):
+    from cogs.charts import tick_figures
+
+    for seats, rounds, language in ((5, 7, None), (5, 7, "fa"), (6, 15, None)):
+        figures = tick_figures(language) if language else None
         cpu, wall, size = chart_times(
-            lambda k, s=seats, r=rounds: totals_chart(
-                [[3 * n + p + k for n in range(1, r + 1)] for p in range(s)], 40, [0]),
+            lambda k, s=seats, r=rounds, f=figures: totals_chart(
+                [[3 * n + p + k for n in range(1, r + 1)] for p in range(s)], 40, [0], f),
             _chart.cache_clear)
-        print(f"end-of-game chart ({seats} seats, {rounds} rounds): CPU median "
+        ticks = ", Persian ticks" if language else ""
+        print(f"end-of-game chart ({seats} seats, {rounds} rounds{ticks}): CPU median "
               f"{statistics.median(cpu):.0f} ms, max {max(cpu):.0f} ms (wall median "
               f"{statistics.median(wall):.0f} ms), {size} KB")
     cpu, wall, size = chart_times(lambda k: ratings_chart(ratings_series(k)),
@@ -193,10 +197,11 @@ async def one_game(variant: str, keep_open: bool, seed: int, counts: Counter[str
 
 def games(count: int) -> None:
     import cogs.pictures as pictures
+    import cogs.uploads as uploads
 
     counts: Counter[str] = Counter()
-    original_add, original_file = pictures.add_hand_picture, pictures._file
-    original_rendered = pictures.rendered
+    original_add, original_file = uploads.add_hand_picture, uploads.picture_file
+    original_rendered = uploads.rendered
 
     async def rendered(spec: Any) -> bytes:
         counts["asked to draw"] += 1
@@ -219,7 +224,7 @@ def games(count: int) -> None:
         return original_file(data, name, alt)
 
     # cogs.table binds add_hand_picture when the bot loads it
-    pictures.add_hand_picture, pictures._file, pictures.rendered = add, upload, rendered
+    uploads.add_hand_picture, uploads.picture_file, uploads.rendered = add, upload, rendered
     print(f"{'rule set':<9} {'players':<9} {'moves':>5} {'drawn/move':>10} "
           f"{'uploads/move':>12} {'kept/move':>9} {'hit rate':>8} {'KB/upload':>9}")
     try:
@@ -240,8 +245,8 @@ def games(count: int) -> None:
                       f"{hits / max(hits + misses, 1):>8.0%} "
                       f"{counts['upload KB'] / max(counts['uploads'], 1):>9.1f}")
     finally:
-        pictures.add_hand_picture, pictures._file = original_add, original_file
-        pictures.rendered = original_rendered
+        uploads.add_hand_picture, uploads.picture_file = original_add, original_file
+        uploads.rendered = original_rendered
 
 
 def main() -> None:

@@ -110,7 +110,7 @@ def wire(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_picture(payload: Payload, view: PlayerView, tr: Translator) -> Payload:
-    """cogs.pictures.add_hand_picture when the message shows this picture already (the
+    """cogs.uploads.add_hand_picture when the message shows this picture already (the
     edit keeps its file; nothing drawn): the picture's spec and name, and the image."""
     spec = hand_spec(view)
     if spec is not None and payload.embed is not None:

@@ -32,10 +32,10 @@ from bot.words.i18n import N_
 from cogs.common import is_moderator, place, public_tr, require_variant
 from cogs.language import language_command
 from cogs.lobby import PACES, VARIANTS, lobby_payload, require_pace
-from cogs.pictures import images_on
 from cogs.render import COLOUR, Payload
 from cogs.replies import user_tr
 from cogs.rules_text import rules_paragraphs
+from cogs.uploads import images_on
 from game import find_rules
 
 if TYPE_CHECKING:

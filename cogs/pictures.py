@@ -1,10 +1,11 @@
-"""Pictures in messages: a hand's cards (or dice) and the final standings' chart.
+"""Hand pictures: what one shows, and drawing it off the answer's path.
 
-The rendering lives in :mod:`bot.pictures`; this module decides when a message gets a
-picture (the server's ``images`` setting, the bot's Attach Files permission) and renders
-it in worker threads (on one core on the event loop itself: at once when a message needs
-it, and one started ahead only once the move that started it has sent its answer:
-:func:`draws_on_loop`). A message without its picture still says everything in text.
+The rendering lives in :mod:`bot.pictures`; this module says what a hand's picture shows
+(:func:`hand_spec`, its file name and description) and renders it in worker threads (on
+one core on the event loop itself: at once when a message needs it, and one started ahead
+only once the move that started it has sent its answer: :func:`draws_on_loop`), keeping
+the latest ones. Whether a message gets a picture, and its upload, is :mod:`cogs.uploads`;
+the final standings' chart is :mod:`cogs.charts`.
 """
 
 from __future__ import annotations
@@ -12,44 +13,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import io
 import logging
 import os
-import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import accumulate
 from typing import Any
 
-import discord
-
 from bot.pictures import dice_picture, hand_picture
-from bot.pictures.chart import SEAT_EMOJI, totals_chart
-from bot.sessions.guild_settings import IMAGES_SETTING, GuildSettings
 from bot.words.i18n import Translator
-from bot.words.markdown import FIELD_VALUE, clip
-from cogs.cards import FACES, TOKEN, chips_text, plain_text
-from cogs.render import Payload
+from cogs.cards import TOKEN, chips_text, plain_text
 from game import ActionType, Card, PlayerView
 
 log = logging.getLogger(__name__)
 
 HAND_FILE = "hand-{key}.png"  # named by what it shows: an edit that shows it again keeps it
-SHOWN = "lama_picture"  # Interaction.extras: the hand picture its message shows now
-CHART_FILE = "totals.png"
-ALT_TEXT = 1024  # Discord's limit on an attachment's description
-MISSING_PERMISSIONS = 50013
 
 Spec = tuple[Any, ...]
 """What a hand picture shows (cards or tiles and roll, which are playable, chips): its
 cache key, and the name of its file."""
-
-
-def images_on(settings: GuildSettings, guild_id: int | None) -> bool:
-    """The server's ``images`` setting; on unless a Manage Server member turned it off."""
-    return settings.get(guild_id, IMAGES_SETTING) != "off"
 
 
 def _playable(view: PlayerView, *kinds: ActionType) -> tuple[str, ...] | None:
@@ -151,18 +133,10 @@ _recent: OrderedDict[Spec, bytes] = OrderedDict()
 _rendering: dict[Spec, asyncio.Future[bytes]] = {}
 _queued: OrderedDict[Spec, asyncio.Future[bytes]] = OrderedDict()  # predrawn on the loop, to do
 _drain: dict[asyncio.AbstractEventLoop, asyncio.Handle] = {}  # the queue's next step, per loop
-
 ON_LOOP: bool | None = None
 """Where hand pictures are drawn: None (the default) on the event loop itself when the
 process may run on one core only (:func:`draws_on_loop`), else in worker threads; True or
 False decides it (tests)."""
-
-# Charts on a thread of their own: its styled figures stay warm (in asyncio's pool each
-# new thread styles its own), and a chart never holds up a hand. Hands stay in the pool:
-# on one thread, under load, their renders queue behind one another and games slow down
-# (benchmarks/bot_load.py: fewer moves in the same time, more CPU per move).
-CHARTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lama-charts")
-
 
 def _cores() -> int:
     try:
@@ -185,11 +159,6 @@ def draws_on_loop() -> bool:
     started it has gone on to send its answer. Asked at each use (a process may be pinned
     after it started)."""
     return _cores() == 1 if ON_LOOP is None else ON_LOOP
-
-
-async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
-    """``draw(*args)`` (a chart) on the charts' thread, off the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(CHARTS, draw, *args)
 
 
 def _drawing(spec: Spec) -> asyncio.Future[bytes]:
@@ -303,147 +272,3 @@ def _remember(spec: Spec, done: asyncio.Future[bytes]) -> None:
         _keep(spec, done.result())
     elif not done.cancelled():
         log.warning("a hand picture could not be drawn", exc_info=done.exception())
-
-
-def shown_picture(interaction: discord.Interaction) -> str | None:
-    """The hand picture on the message this answer edits: the clicked message as clicked
-    (an answer not yet given edits it), else what the bot last put there (a followed
-    hand's later edits), else none known (a new message, or upload to be safe)."""
-    if SHOWN in interaction.extras:
-        return interaction.extras[SHOWN]
-    if interaction.response.is_done() or interaction.message is None:
-        return None
-    names = [a.filename for a in interaction.message.attachments]
-    return next((n for n in names if n.startswith("hand-") and n.endswith(".png")), None)
-
-
-CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>")
-
-
-@lru_cache(maxsize=2)
-def _plain_faces(faces: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    return {face: plain_text(Card.parse(token)) for token, face in faces}
-
-
-def alt_text(text: str) -> str:
-    """``text`` for a screen reader: it reads "🟡3", not "<:lama_3:…>" (one pass)."""
-    if "<" not in text:
-        return text
-    plain = _plain_faces(tuple(FACES.items()))  # (filled once, at start-up)
-    return CUSTOM_EMOJI.sub(lambda face: plain.get(face[0], face[0]), text)
-
-
-class Upload(io.BytesIO):
-    """An uploaded file's bytes that never refer to themselves.
-
-    ``discord.File`` stubs its file's ``close`` while it is sent and, once sent, sets it
-    back to the file's own bound method: the file would then hold itself (a cycle that
-    only a full collection frees, for every picture uploaded, so the pictures' buffers
-    piled up between full collections and each of those walked them). Setting back the
-    file's own ``close`` drops the stub instead: the same method, and no cycle."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "close" and getattr(value, "__self__", None) is self:
-            self.__dict__.pop("close", None)
-        else:
-            super().__setattr__(name, value)
-
-
-def _file(data: bytes, name: str, alt: str) -> discord.File:
-    return discord.File(Upload(data), filename=name,
-                        description=clip(alt_text(alt), ALT_TEXT) or None)
-
-
-async def add_hand_picture(payload: Payload, view: PlayerView, interaction: discord.Interaction,
-                           settings: GuildSettings, tr: Translator, *, waiting_too: bool = True
-                           ) -> Payload:
-    """``payload`` (a hand message) with its picture, when the server and Discord allow it.
-
-    The embed's text stays as it was; the picture's description says what it shows
-    (:func:`describe`, in ``tr``'s language). With
-    ``waiting_too`` false (the answer to a move) the picture is drawn only if the player
-    acts again: a hand waiting for others is read in text until its owner's turn, which
-    halves the renders per move (each move changes the hand, so the cache cannot help).
-    When the message already shows this very picture, the edit keeps its file: nothing
-    is drawn or uploaded.
-    """
-    shown = shown_picture(interaction)
-    interaction.extras[SHOWN] = None  # unless a picture is attached below: text only
-    if payload.embed is None or not images_on(settings, interaction.guild_id):
-        return payload
-    if not waiting_too and not view.my_turn:
-        return payload
-    if not interaction.app_permissions.attach_files:
-        return payload  # no Attach Files here: the text alone
-    spec = hand_spec(view)
-    if spec is None:
-        return payload
-    name = file_name((tr.language, spec))  # its description is in tr's language
-    if name == shown:
-        payload.keep_files = True  # the same picture: the message keeps its file (and the
-        # file its description, which describes the picture alone: still true)
-    else:
-        data = await rendered(spec)
-        payload.files = [_file(data, name, describe(tr, spec))]
-    payload.embed.set_image(url=f"attachment://{name}")
-    interaction.extras[SHOWN] = name
-    return payload
-
-
-# ---- the game's story at the end -------------------------------------------------------
-
-
-def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:
-    """What the final standings' chart shows, as plain data for the outbox (rendered when
-    delivered): running totals per seat, the target, the winners, and the colour legend."""
-    totals = [list(accumulate(s.round_points)) for s in view.seats]
-    rounds = min((len(t) for t in totals), default=0)
-    legend = "\n".join(f"{SEAT_EMOJI[s.seat % len(SEAT_EMOJI)]} {tr.name(s.name)}"
-                       + (" 🏆" if s.seat in view.winners else "") for s in view.seats)
-    options = dict(view.options)
-    target = None if "rounds" in options else options.get("target")
-    # the picture has no words (matplotlib would not shape Persian): its axes are named here
-    axes = [tr("Across: the rounds; up: each player's total points.")]
-    if target is not None:
-        axes.append(tr("The dashed line is the total that ends the game ({target}).",
-                       target=target))
-    return {
-        "totals": [t[:rounds] for t in totals],
-        "target": target,
-        "winners": list(view.winners),
-        "title": tr("Totals after each round"),
-        "legend": clip("\n".join([legend, *axes]), FIELD_VALUE),
-        "alt": tr("A line chart of every player's total points (up) after each round "
-                  "(across)."),
-    }
-
-
-async def add_chart(payload: Payload, chart: dict[str, Any]) -> Payload:
-    """The standings with their chart (rendered now, off the event loop) and its legend."""
-    if payload.embed is None or not chart.get("totals") or not chart["totals"][0]:
-        return payload
-    try:
-        data = await drawn_chart(totals_chart, chart["totals"], chart.get("target"),
-                                 chart.get("winners") or ())
-    except ValueError:
-        log.warning("a final chart could not be drawn", exc_info=True)
-        return payload
-    payload.embed.add_field(name=chart["title"], value=chart["legend"], inline=False)
-    payload.embed.set_image(url=f"attachment://{CHART_FILE}")
-    payload.files = [*payload.files, _file(data, CHART_FILE, chart.get("alt", ""))]  # (+ record)
-    return payload
-
-
-def without_files(payload: Payload) -> Payload:
-    """The same message as text only (the chart's legend and image reference dropped)."""
-    payload.files = []
-    if payload.embed is not None and payload.embed.image:
-        payload.embed.set_image(url=None)
-        if payload.embed.fields:
-            payload.embed.remove_field(len(payload.embed.fields) - 1)
-    return payload
-
-
-def refused_upload(error: discord.HTTPException) -> bool:
-    """Discord refused a message because of its file (no Attach Files in the channel)."""
-    return isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS

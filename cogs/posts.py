@@ -30,6 +30,7 @@ from bot.sessions.state import Pace
 from bot.words.i18n import Translator
 from cogs import threads
 from cogs.buttons import RematchButton
+from cogs.charts import add_chart, chart_body, without_files
 from cogs.common import public_tr
 from cogs.direct import DirectMessages, dm_body
 from cogs.discord_compat import edit_message
@@ -38,8 +39,8 @@ from cogs.layout import shown_text
 from cogs.liveness import channel_gone, lose_channel, note_payload
 from cogs.lobby import lobby_payload, pace_text
 from cogs.notified import on_post, round_post_owed, told
-from cogs.pictures import add_chart, chart_body, images_on, refused_upload, without_files
 from cogs.render import Components, Payload, table_message
+from cogs.uploads import images_on, refused_upload
 from game import EventKind, PlayerView, visible_to
 from game.record import to_dict
 

@@ -20,6 +20,7 @@ from bot.sessions.errors import BotError
 from bot.words.i18n import N_, Translator
 from bot.words.markdown import EMBED_TITLE, clip
 from cogs.buttons import BoardButton
+from cogs.charts import drawn_chart, tick_figures
 from cogs.common import add_commands, place, remove_commands, require_variant
 from cogs.ladder_text import (
     CHART_FILE,
@@ -33,10 +34,10 @@ from cogs.ladder_text import (
     stats_embed,
 )
 from cogs.lobby import VARIANTS
-from cogs.pictures import ALT_TEXT, drawn_chart, images_on, refused_upload
 from cogs.render import COLOUR, Components, Payload
 from cogs.replies import user_tr
 from cogs.timely import in_time, send_message
+from cogs.uploads import ALT_TEXT, images_on, refused_upload
 from game import find_rules, variant_names
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ class Stats(commands.Cog):
         files: list[discord.File] = []
         if (series and images_on(self.bot.sessions.guild_settings, guild_id)
                 and interaction.app_permissions.attach_files):
-            data = await drawn_chart(ratings_chart, series)  # off the event loop
+            data = await drawn_chart(ratings_chart, series, tick_figures(tr.language))
             alt = clip(chart_alt(tr, tr.plain(who.display_name), series), ALT_TEXT)
             files = [discord.File(io.BytesIO(data), filename=CHART_FILE, description=alt)]
             embed.set_image(url=f"attachment://{CHART_FILE}")

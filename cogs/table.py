@@ -23,11 +23,12 @@ from cogs.common import place
 from cogs.hand_view import hand_message, quit_confirmation, symbols_shown
 from cogs.hands import LiveHands
 from cogs.legend import Explained
-from cogs.pictures import add_hand_picture, images_on, predraw
+from cogs.pictures import predraw
 from cogs.posts import Posts
 from cogs.render import Payload
 from cogs.replies import user_tr
 from cogs.timely import in_time, update_message
+from cogs.uploads import add_hand_picture, images_on
 from game import Phase, PlayerView
 
 if TYPE_CHECKING:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import base64
 import html
 import json
-import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .markdown import inline, markdown
 from .messages import ATTACHMENT_SCHEME, Message
 
 if TYPE_CHECKING:
@@ -49,6 +50,18 @@ h1,h2,h3 { color:#f2f3f5; } h2 { border-bottom:1px solid #4e5058; padding-bottom
 .thumbnail img { max-width:80px; } .gallery { display:flex; flex-wrap:wrap; gap:4px; }
 .separator { border:0; border-top:1px solid #4e5058; } .gap { height:8px; }
 .note { color:#949ba4; font-size:12px; }
+.mention { background:#3c4270; color:#c9cdfb; border-radius:3px; padding:0 2px; }
+.h1 { font-size:24px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.h2 { font-size:20px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.h3 { font-size:16px; font-weight:700; color:#f2f3f5; margin:4px 0 2px; }
+.subtext { font-size:12px; color:#949ba4; }
+blockquote { border-left:4px solid #4e5058; margin:0; padding-left:12px; }
+.content ul, .content ol, .textdisplay ul, .textdisplay ol { margin:0; padding-left:24px; }
+li.nested { margin-left:20px; } .spoiler { background:#1e1f22; border-radius:3px; }
+code { background:#2b2d31; border-radius:3px; padding:0 2px; font-size:13px; }
+pre { background:#2b2d31; border:1px solid #1e1f22; border-radius:4px; padding:6px;
+      white-space:pre-wrap; margin:2px 0; }
+a { color:#00a8fc; }
 table.log { border-collapse:collapse; font:12px monospace; width:100%; }
 table.log td { border-top:1px solid #3f4147; padding:2px 6px; vertical-align:top; }
 table.log tr.action td { color:#f0b232; } table.log tr.fail td { color:#f23f43; }
@@ -73,6 +86,7 @@ def render_html(fake: State) -> str:
         "<!doctype html><html><head><meta charset='utf-8'><title>fake discord transcript"
         f"</title><style>{CSS}</style></head><body><h1>Fake Discord transcript</h1>"
     ]
+    names = {str(user.id): user.name for user in fake.users.values()}
     for guild in fake.guilds:
         out.append(f"<h2>{_e(guild.name)}</h2>")
         for channel in guild.channels:
@@ -81,14 +95,14 @@ def render_html(fake: State) -> str:
             msgs = [
                 m for m in fake.messages.values() if m.channel is channel and m.ephemeral_to is None
             ]
-            out.extend(render_message(m, fake.files) for m in msgs)
+            out.extend(render_message(m, fake.files, names) for m in msgs)
             if not msgs:
                 out.append("<p class='note'>no messages</p>")
         for member in guild.members:
             eph = [m for m in fake.messages.values() if m.ephemeral_to is member]
             if eph:
                 out.append(f"<h3>Only {_e(member.name)} can see these</h3>")
-                out.extend(render_message(m, fake.files) for m in eph)
+                out.extend(render_message(m, fake.files, names) for m in eph)
     if fake.failures:
         out.append("<h2>Failed interactions</h2><ul>")
         out.extend(f"<li>{_e(f.user)}: {_e(f.reason)}</li>" for f in fake.failures)
@@ -99,7 +113,9 @@ def render_html(fake: State) -> str:
     return "\n".join(out)
 
 
-def render_message(msg: Message, files: dict[int, bytes] | None = None) -> str:
+def render_message(msg: Message, files: dict[int, bytes] | None = None,
+                   names: Mapping[str, str] | None = None) -> str:
+    """One message as its channel shows it; ``names``: users' names by id, for mentions."""
     classes = ["msg"]
     if msg.deleted:
         classes.append("deleted")
@@ -123,12 +139,12 @@ def render_message(msg: Message, files: dict[int, bytes] | None = None) -> str:
         f"<span class='meta'>{_e(' · '.join(meta))}</span></div>"
     ]
     if msg.content:
-        parts.append(f"<div class='content'>{_markdown(msg.content)}</div>")
-    parts.extend(_embed(e) for e in msg.embed_dicts)
+        parts.append(f"<div class='content'>{markdown(msg.content, names)}</div>")
+    parts.extend(_embed(e, names) for e in msg.embed_dicts)
     if not msg.v2:  # a V2 message shows its files where its components reference them
         parts.extend(_attachment(a, files or {}) for a in msg.attachments)
     by_name = {str(a.get("filename")): a for a in msg.attachments}
-    parts.extend(_component(c, by_name, files or {}) for c in msg.component_dicts)
+    parts.extend(_component(c, by_name, files or {}, names) for c in msg.component_dicts)
     parts.append("</div>")
     return "".join(parts)
 
@@ -147,23 +163,23 @@ def _attachment(data: dict[str, Any], files: dict[int, bytes]) -> str:
     return f"<div class='attachment file'>📎 {name} ({int(data.get('size', 0))} bytes)</div>"
 
 
-def _embed(data: dict[str, Any]) -> str:
+def _embed(data: dict[str, Any], names: Mapping[str, str] | None = None) -> str:
     color = data.get("color")
     border = f"#{color:06x}" if isinstance(color, int) else "#1e1f22"
     parts = [f"<div class='embed' style='border-left-color:{border}'>"]
     if (data.get("author") or {}).get("name"):
         parts.append(f"<div class='author'>{_e(data['author']['name'])}</div>")
     if data.get("title"):
-        parts.append(f"<div class='title'>{_markdown(data['title'])}</div>")
+        parts.append(f"<div class='title'>{inline(data['title'], names)}</div>")
     if data.get("description"):
-        parts.append(f"<div class='content'>{_markdown(data['description'])}</div>")
+        parts.append(f"<div class='content'>{markdown(data['description'], names)}</div>")
     if data.get("fields"):
         parts.append("<div class='fields'>")
         for f in data["fields"]:
             block = "" if f.get("inline") else " block"
             parts.append(
-                f"<div class='field{block}'><div class='name'>{_markdown(f['name'])}"
-                f"</div><div class='content'>{_markdown(f['value'])}</div></div>"
+                f"<div class='field{block}'><div class='name'>{inline(f['name'], names)}"
+                f"</div><div class='content'>{markdown(f['value'], names)}</div></div>"
             )
         parts.append("</div>")
     if (data.get("footer") or {}).get("text"):
@@ -185,13 +201,15 @@ def _component(
     comp: dict[str, Any],
     by_name: dict[str, dict[str, Any]] | None = None,
     files: dict[int, bytes] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     by_name, files = by_name or {}, files or {}
     kind = comp.get("type")
 
     def inner(children: Any) -> str:
         items = children if isinstance(children, list) else []
-        return "".join(_component(c, by_name, files) for c in items if isinstance(c, dict))
+        return "".join(_component(c, by_name, files, names) for c in items
+                       if isinstance(c, dict))
 
     if kind == 1:
         return f"<div class='row'>{inner(comp.get('components'))}</div>"
@@ -219,11 +237,12 @@ def _component(
         )
     if kind == 9:
         accessory = comp.get("accessory")
-        side = _component(accessory, by_name, files) if isinstance(accessory, dict) else ""
+        side = (_component(accessory, by_name, files, names) if isinstance(accessory, dict)
+                else "")
         return (f"<div class='section'><div>{inner(comp.get('components'))}</div>"
                 f"<div class='accessory'>{side}</div></div>")
     if kind == 10:
-        return f"<div class='textdisplay'>{_markdown(str(comp.get('content', '')))}</div>"
+        return f"<div class='textdisplay'>{markdown(str(comp.get('content', '')), names)}</div>"
     if kind == 11:
         return f"<div class='thumbnail'>{_media(comp.get('media'), by_name, files)}</div>"
     if kind == 12:
@@ -240,14 +259,6 @@ def _component(
         border = f" style='border-left-color:#{color:06x}'" if isinstance(color, int) else ""
         return f"<div class='container'{border}>{inner(comp.get('components'))}</div>"
     return f"<div class='note'>component type {_e(str(kind))}</div>"
-
-
-def _markdown(text: str) -> str:
-    escaped = _e(text)
-    escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
-    escaped = re.sub(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"<i>\1</i>", escaped)
-    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-    return escaped
 
 
 def _summary(entry: dict[str, Any]) -> str:

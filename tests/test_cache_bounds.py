@@ -23,7 +23,7 @@ import cogs
 import game
 from bot.common.clock import ManualClock
 from bot.words import i18n
-from cogs import hands, legend, pictures, render
+from cogs import charts, hands, legend, pictures, render
 from game import Event, EventKind, events
 from game.ai import heuristic, playout
 from game.cards import Card
@@ -65,7 +65,7 @@ CONSTANT = {
     "game.rules.tutorial.CARD_ITEMS",
     # registries and start-up tables: one entry per rule set, AI, card face
     "game.ai.registry._REGISTRY", "game.rules.registry._REGISTRY", "cogs.cards.FACES",
-    "cogs.card_emojis.FACES", "cogs.pictures.FACES",
+    "cogs.card_emojis.FACES", "cogs.uploads.FACES",
     "cogs.pictures._rendering",  # pictures being drawn right now (each removes itself)
     "cogs.pictures._queued",  # those of them waiting for their turn on the loop (the same)
     "cogs.pictures._drain",  # the queue's next step: one per running event loop
@@ -206,6 +206,14 @@ async def test_recent_pictures_keep_the_newest() -> None:
     assert next(reversed(pictures._recent)) == ("hand", (str(pictures.RECENT + 9),), None, None)
     assert pictures.file_name.cache_parameters()["maxsize"] == 1024
     pictures._recent.clear()
+
+
+def test_tick_figures_keep_one_per_language() -> None:
+    charts.tick_figures.cache_clear()
+    for language in (*i18n.LANGUAGES, "xx", "yy", "fa"):
+        charts.tick_figures(language)
+    assert charts.tick_figures.cache_info().currsize == len(i18n.LANGUAGES)
+    charts.tick_figures.cache_clear()
 
 
 def test_playout_caches_empty_when_full() -> None:

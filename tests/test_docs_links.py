@@ -2,11 +2,13 @@
 
 A link's file must exist; a ``#anchor`` must name a heading of its target as GitHub slugs it
 (or an explicit ``<a id=...>``). Links to other sites are not followed (no network in tests).
-The README stays a README: under 400 lines; figures and details live in docs/.
+The README stays a README: under 400 lines; figures and details live in docs/. Every picture
+in docs/screenshots/ is one a test writes (a stale one would show what the bot no longer does).
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import unicodedata
@@ -16,6 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README_LIMIT = 400
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
@@ -134,3 +137,46 @@ def test_the_readme_links_to_the_docs_it_sends_readers_to() -> None:
 def test_the_readme_stays_short() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines < README_LIMIT, f"README.md has {lines} lines; move details to docs/"
+
+
+def written_names(source: str) -> list[re.Pattern[str]]:
+    """The ``.png`` file names a test's source spells out: its string literals, and its
+    f-strings with each placeholder as any name (``f"sandbox-{kind}-{lang}.png"``)."""
+    found = []
+    nodes = list(ast.walk(ast.parse(source)))
+    parts = {id(part) for node in nodes if isinstance(node, ast.JoinedStr)
+             for part in node.values}  # (an f-string's text parts: read with it)
+    for node in nodes:
+        if id(node) in parts:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            pattern = re.escape(node.value)
+        elif isinstance(node, ast.JoinedStr):
+            pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant)
+                              else r"[\w-]+" for part in node.values)
+        else:
+            continue
+        if pattern.endswith(r"\.png"):
+            found.append(re.compile(pattern))
+    return found
+
+
+def test_the_names_a_test_writes_are_read_from_its_source() -> None:
+    names = written_names('shot("end.png"); shoot(f"sandbox-{kind}-{lang}.png"); "x.png.txt"')
+    assert [p.pattern for p in names] == [r"end\.png", r"sandbox\-[\w-]+\-[\w-]+\.png"]
+    written = [name for name in ("end.png", "sandbox-hand-dice-en.png", "hand-dice.png",
+                                 "x.png.txt", "sandbox-hand.png")
+               if any(p.fullmatch(name) for p in names)]
+    assert written == ["end.png", "sandbox-hand-dice-en.png"]
+
+
+def test_every_screenshot_in_the_docs_is_written_by_a_test() -> None:
+    """docs/screenshots/ holds only pictures some test writes (with
+    ``LAMA_SCREENSHOTS=docs/screenshots``, docs/testing.md), so each can be made again."""
+    sources = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "tests").rglob("*.py"))
+               if path != Path(__file__).resolve()]  # (this file's names are examples)
+    patterns = [pattern for source in sources if ".png" in source  # (parsed: only these)
+                for pattern in written_names(source)]
+    stale = [path.name for path in sorted(SCREENSHOTS.glob("*.png"))
+             if not any(p.fullmatch(path.name) for p in patterns)]
+    assert not stale, f"no test writes these (make them in a test, or drop them): {stale}"

@@ -4,14 +4,16 @@ The chart carries no words, only whole numbers: each player is a colour, and the
 that carries it names the colours and says what the axes show, in the reader's language
 (text in any script renders right there, where Discord shapes it; matplotlib would not
 shape Persian, and an axis title in the picture would be one more thing to translate,
-draw and cache per language).
+draw and cache per language). The numbers are written as the reader's language writes
+them (Persian digits and minus sign): the caller gives the function that writes them
+(:data:`Figures`, bot.words' ``Translator.figures``; this room imports no other).
 """
 
 from __future__ import annotations
 
 import io
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -27,8 +29,13 @@ BACKGROUND = "#2b2d31"  # Discord's dark embed background
 GRID = "#4e5058"
 TEXT = "#dbdee1"
 
+Figures = Callable[[object], str]
+"""How the reader's language writes a number (a tick's label); None: matplotlib's own. A
+chart is cached by it too: give one function per language (the same object each time)."""
+
 
 _figures = threading.local()
+_labelled = threading.local()  # per style: the Figures its figure's ticks are written by now
 
 
 @dataclass(frozen=True)
@@ -74,9 +81,38 @@ def _axes(style: Style) -> tuple[Figure, Axes]:
         figure.subplots_adjust(left=left, right=right, top=top, bottom=bottom)
         made = (figure, axes)
         setattr(_figures, style.name, made)
+        setattr(_labelled, style.name, None)  # (matplotlib's own labels)
     for line in list(made[1].lines):
         line.remove()
     return made
+
+
+def _label_ticks(style: Style, axes: Axes, figures: Figures | None) -> None:
+    """The tick labels written by ``figures`` (a whole number as one), or by matplotlib;
+    set only when they change (the figure is this thread's, reused)."""
+    if getattr(_labelled, style.name, _labelled) is figures:
+        return
+    setattr(_labelled, style.name, figures)
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+
+    for axis in (axes.xaxis, axes.yaxis):
+        if figures is None:
+            axis.set_major_formatter(ScalarFormatter())
+        else:
+            axis.set_major_formatter(FuncFormatter(
+                lambda value, _: figures(int(value) if float(value).is_integer() else value)))
+
+
+def shown_tick_labels(style: Style) -> tuple[list[str], list[str]]:
+    """The labels of :func:`shown_ticks`, as this thread's last chart of ``style`` writes
+    them (its axes' formatters; the tests read them here, not from the pixels)."""
+    made: tuple[Figure, Axes] | None = getattr(_figures, style.name, None)
+    if made is None:
+        return [], []
+    axes = made[1]
+    xs, ys = shown_ticks(style)
+    return (axes.xaxis.get_major_formatter().format_ticks(xs),
+            axes.yaxis.get_major_formatter().format_ticks(ys))
 
 
 def shown_ticks(style: Style) -> tuple[list[float], list[float]]:
@@ -104,8 +140,9 @@ def _png(figure: Figure) -> bytes:
 
 @lru_cache(maxsize=64)
 def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
-           winners: frozenset[int]) -> bytes:
+           winners: frozenset[int], figures: Figures | None) -> bytes:
     figure, axes = _axes(TOTALS)
+    _label_ticks(TOTALS, axes, figures)
     rounds = list(range(len(totals[0]) + 1)) if totals else [0]
     for seat, line in enumerate(totals):
         colour = SEAT_RGB[seat % len(SEAT_RGB)]
@@ -123,20 +160,23 @@ def _chart(totals: tuple[tuple[int, ...], ...], target: int | None,
 
 
 def totals_chart(totals: Sequence[Sequence[int]], target: int | None = None,
-                 winners: Sequence[int] = ()) -> bytes:
+                 winners: Sequence[int] = (), figures: Figures | None = None) -> bytes:
     """PNG of each seat's running total after every round (seat order = colour order).
 
     ``totals[seat][r]`` is the seat's total after round ``r + 1``; ``target`` draws the
-    line that ends the game; ``winners`` get a thick line and a star at the end.
+    line that ends the game; ``winners`` get a thick line and a star at the end;
+    ``figures`` writes the ticks' numbers (:data:`Figures`).
     """
     if any(len(line) != len(totals[0]) for line in totals):
         raise ValueError("every seat needs a total for every round")
-    return _chart(tuple(tuple(line) for line in totals), target, frozenset(winners))
+    return _chart(tuple(tuple(line) for line in totals), target, frozenset(winners), figures)
 
 
 @lru_cache(maxsize=64)
-def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]) -> bytes:
+def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...],
+             figures: Figures | None) -> bytes:
     figure, axes = _axes(RATINGS)
+    _label_ticks(RATINGS, axes, figures)
     games = 0
     for colour_index, points in series:
         colour = SEAT_RGB[colour_index % len(SEAT_RGB)]
@@ -154,14 +194,16 @@ def _ratings(series: tuple[tuple[int, tuple[tuple[int, float, bool], ...]], ...]
     return _png(figure)
 
 
-def ratings_chart(series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]]) -> bytes:
+def ratings_chart(series: Sequence[tuple[int, Sequence[tuple[int, float, bool]]]],
+                  figures: Figures | None = None) -> bytes:
     """PNG of one player's rating after each of their recent games (``/lama stats``).
 
     ``series``: per rule set, its colour's index (:data:`SEAT_RGB`) and its games as
     ``(game number, rating after it, won)``, numbered 1.. across every rule set in time
-    order; won games get a star, the dashed line is a newcomer's rating (0).
+    order; won games get a star, the dashed line is a newcomer's rating (0); ``figures``
+    writes the ticks' numbers (:data:`Figures`).
     """
     if not any(points for _, points in series):
         raise ValueError("no game to draw")
     return _ratings(tuple((c, tuple((int(x), float(y), bool(w)) for x, y, w in points))
-                          for c, points in series if points))
+                          for c, points in series if points), figures)

@@ -10,7 +10,7 @@ import threading
 from PIL import Image
 
 from bot.ladder.results import SeatResult
-from cogs.pictures import CHARTS
+from cogs.charts import CHARTS
 from fakediscord import ATTACH_FILES, MANAGE_GUILD, Member, Message
 from tests.bot.conftest import World
 from tests.bot.forge import forged_buttons

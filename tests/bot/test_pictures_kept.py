@@ -91,7 +91,7 @@ def test_the_pictures_description_reads_the_faces_as_plain_text() -> None:
     """The hand's text names cards by the app's emojis; the picture's description (what a
     screen reader reads) names them in plain text, in one pass over the text."""
     from cogs.cards import FACES
-    from cogs.pictures import alt_text
+    from cogs.uploads import alt_text
 
     saved = dict(FACES)
     FACES.clear()
@@ -112,6 +112,7 @@ async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_threa
     thread (its styled figure is per thread), never on the event loop's."""
     import threading
 
+    import cogs.charts as charts
     import cogs.pictures as pictures
 
     monkeypatch.setattr(pictures, "ON_LOOP", False)
@@ -130,7 +131,7 @@ async def test_hands_and_charts_are_drawn_off_the_loop_charts_on_their_own_threa
     spec = ("hand", ("4", "5"), None, ())
     pictures._recent.pop(spec, None)
     assert await pictures.rendered(spec) == b"\x89PNG"
-    assert await pictures.drawn_chart(chart, [[1]], None, ()) == b"\x89PNG"
+    assert await charts.drawn_chart(chart, [[1]], None, ()) == b"\x89PNG"
     pictures._recent.pop(spec, None)
     assert where["hand"] != threading.main_thread().name
     assert where["chart"].startswith("lama-charts")
@@ -234,11 +235,11 @@ def test_an_uploaded_picture_is_freed_without_the_cycle_collector() -> None:
     import gc
     import weakref
 
-    from cogs.pictures import _file
+    from cogs.uploads import picture_file
 
     gc.disable()
     try:
-        upload = _file(b"\x89PNG" + bytes(4000), "hand-0.png", "a hand")
+        upload = picture_file(b"\x89PNG" + bytes(4000), "hand-0.png", "a hand")
         buffer = weakref.ref(upload.fp)
         upload.reset()
         assert upload.fp.read(4) == b"\x89PNG"

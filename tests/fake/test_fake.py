@@ -749,6 +749,12 @@ async def test_transcript(world: World, bot: DemoBot, tmp_path: Path) -> None:
     assert any(e["kind"] == "action" and e.get("click") == "Play" for e in lines)
     html = paths[1].read_text()
     assert "ana played" in html and "Your hand" in html
+    await world.ana.slash(world.table, "demo echo",
+                          text=f"### <script>x()</script> **<b>** <@{world.ben.id}>")
+    page = world.fake.write_transcript(tmp_path)[1].read_text()
+    assert ("<div class='h3'>&lt;script&gt;x()&lt;/script&gt; <b>&lt;b&gt;</b> "
+            "<span class='mention'>@ben</span></div>" in page), "a heading, its text escaped"
+    assert "<script>" not in page
 
 
 @pytest.mark.parametrize(

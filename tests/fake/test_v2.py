@@ -178,7 +178,8 @@ async def test_a_layout_view_in_the_channel_is_stored_echoed_and_clickable(
     file = next(c for c in walk_components(msg.component_dicts) if c["type"] == 13)
     assert (file["name"], file["size"]) == ("rules.txt", len(b"rules"))
     page = render_message(msg)
-    assert "rules.txt" in page and "class='section'" in page and "## table" in page
+    assert "rules.txt" in page and "class='section'" in page
+    assert "<div class='h2'>table</div>" in page and "## table" not in page, "a heading"
     # the REST answer as discord.py read it
     [sent] = bot.sent
     assert sent.flags.components_v2 and len(sent.attachments) == 3

@@ -17,6 +17,7 @@ from bot.pictures.chart import (
     TOTALS,
     Style,
     ratings_chart,
+    shown_tick_labels,
     shown_ticks,
     totals_chart,
 )
@@ -207,6 +208,40 @@ def test_chart_ticks_are_whole_numbers(draw: Callable[[], bytes], style: Style,
     assert all(t == int(t) for t in xs + ys), (xs, ys)
     if games is not None:
         assert xs == games
+
+
+PERSIAN = "۰۱۲۳۴۵۶۷۸۹"
+
+
+def test_a_persian_charts_ticks_are_persian_digits_and_signs() -> None:
+    """Ticks are written as the reader's language writes numbers (bot.words: Persian digits,
+    its minus sign), read from the chart's axes; without a language, matplotlib's own."""
+    from bot.pictures.chart import _chart, _ratings
+    from bot.words.i18n import translator
+    from cogs.charts import tick_figures
+
+    _chart.cache_clear()  # (each chart below is drawn, so its axes are the ones read)
+    _ratings.cache_clear()
+    fa = tick_figures("fa")
+    assert fa is tick_figures("fa"), "one function per language: charts stay cached"
+    totals_chart([[5, 12, 20], [3, 9, 15]], target=40, winners=[1], figures=fa)
+    xs, ys = shown_tick_labels(TOTALS)
+    assert xs and ys
+    assert all(set(label) <= set(PERSIAN) for label in xs + ys), (xs, ys)
+    assert xs == [translator("fa").figures(int(t)) for t in shown_ticks(TOTALS)[0]]
+    ratings_chart([(0, [(1, -8.0, False), (2, 3.0, True)])], figures=fa)
+    xs, ys = shown_tick_labels(RATINGS)
+    negative = [label for label in ys if not set(label) <= set(PERSIAN)]
+    assert negative and all(label.startswith(translator("fa").minus)
+                            and set(label.removeprefix(translator("fa").minus)) <= set(PERSIAN)
+                            for label in negative), ys
+    assert all(set(label) <= set(PERSIAN) for label in xs), xs
+    totals_chart([[5, 12, 20], [3, 9, 15]], target=40, winners=[1])  # (cached apart)
+    xs, ys = shown_tick_labels(TOTALS)
+    assert all(label.isascii() and label.isdigit() for label in xs + ys), (xs, ys)
+    ratings_chart([(0, [(1, -8.0, False), (2, 3.0, True)])], figures=tick_figures("en"))
+    assert any(label.startswith("-") and label[1:].isdigit()
+               for label in shown_tick_labels(RATINGS)[1])
 
 
 def test_the_hand_png_written_here_decodes_to_what_pillow_would_write() -> None:
