@@ -63,8 +63,9 @@ def seed_of(text: str) -> int:
 
 
 def scratch() -> Twister:
-    """A Twister to reseed (:func:`seed_of`): one per caller, never shared between
-    threads, since a reseed and its draws must not interleave with another's."""
+    """A Twister to reseed (:func:`seed_of`). Building one seeds it, as dear as a reseed,
+    so a caller keeps it from game to game; one per caller, never shared between threads
+    (a reseed and its draws must not interleave with another's)."""
     return _TWISTER(0)
 
 

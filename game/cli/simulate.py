@@ -164,6 +164,7 @@ class FastRun:
         self.draws = [twister.random for twister in twisters]
         self.seed = seed
         self.chance = SeededChance(seed)  # its seed set for each game
+        self.twister = rng.scratch()  # a game's decks and rolls, reseeded
         self.play_game = self.rules.play_game_uniformly
         self.rounds = 0
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
@@ -178,7 +179,7 @@ class FastRun:
         chance = self.chance
         chance.seed = seed
         winners, scores, actions, self.rounds = self.play_game(
-            seed, self.draws, self.options, chance
+            seed, self.draws, self.options, chance, self.twister
         )
         return winners, scores, actions
 

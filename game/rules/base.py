@@ -190,13 +190,15 @@ class RuleSet:
         draws: Sequence[Callable[[], float]],
         options: Mapping[str, int],
         chance: Chance,
+        twister: rng.Twister,
     ) -> tuple[tuple[int, ...], list[int], int, int]:
         """A whole game of ``len(draws)`` seats played by :meth:`play_round_uniformly`, each
         round dealt from ``seed`` as ``Game`` deals it (``rng.fast_dealt``) and rolls drawn
         from ``chance`` (``SeededChance(seed)``): the winners, the final scores, the actions
         and the rounds dealt. ``simulate``'s fast path (``FastRun``) plays its games here; a
         rule set may fuse the whole game (tests/game_ai/test_simulate_fast.py holds each
-        to the full engine's games)."""
+        to the full engine's games), reseeding ``twister`` (the caller's ``rng.scratch()``,
+        kept from game to game: building one seeds it) for its decks and rolls."""
         players = len(draws)
         state = State.new(players)
         self.setup_game(state, options)

@@ -169,6 +169,7 @@ class Dice(RuleSet):
         draws: Sequence[Callable[[], float]],
         options: Mapping[str, int],
         chance: Chance,
+        twister: rng.Twister,
     ) -> tuple[tuple[int, ...], list[int], int, int]:
         """The whole game fused (``RuleSet.play_game_uniformly``: :meth:`deal_out`,
         :meth:`play_round_uniformly`, ``score_round``, ``is_over``, ``winners``), its state
@@ -177,7 +178,6 @@ class Dice(RuleSet):
         players = len(draws)
         target = options["target"]
         deals = rng.seat_deals(len(DECK), players, HAND_SIZE)
-        twister = rng.scratch()
         reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
         white, black = [0] * players, [0] * players
         after = [*range(1, players), 0]

@@ -239,6 +239,7 @@ class Tutorial(RuleSet):
         draws: Sequence[Callable[[], float]],
         options: Mapping[str, int],
         chance: Chance,
+        twister: rng.Twister,
     ) -> tuple[tuple[int, ...], list[int], int, int]:
         """The whole game fused (``RuleSet.play_game_uniformly``, whose rounds are
         :meth:`play_round_uniformly`'s): a round is a few picks on a whole deck, so its
@@ -247,7 +248,6 @@ class Tutorial(RuleSet):
         the same cards). No chips, no quits: each seat's score is its total."""
         players = len(draws)
         deals = rng.seat_deals(len(PLAY_DECK), players, HAND_SIZE)
-        twister = rng.scratch()  # reseeded for each round's deck
         reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
         totals = [0] * players
         after = [*range(1, players), 0]
