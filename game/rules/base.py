@@ -193,7 +193,7 @@ class RuleSet:
         twister: rng.Twister,
     ) -> tuple[tuple[int, ...], list[int], int, int]:
         """A whole game of ``len(draws)`` seats played by :meth:`play_round_uniformly`, each
-        round dealt from ``seed`` as ``Game`` deals it (``rng.fast_dealt``) and rolls drawn
+        round dealt from ``seed`` as ``Game`` deals it (``rng.fast_dealt``'s layout) and rolls drawn
         from ``chance`` (``SeededChance(seed)``): the winners, the final scores, the actions
         and the rounds dealt. ``simulate``'s fast path (``FastRun``) plays its games here; a
         rule set may fuse the whole game (tests/game_ai/test_simulate_fast.py holds each
@@ -204,9 +204,12 @@ class RuleSet:
         self.setup_game(state, options)
         deal, deck, play_round = self.deal_out, self.deck(), self.play_round_uniformly
         score_round, is_over = self.score_round, self.is_over
+        laid_out = rng.seat_deals(len(deck), players, HAND_SIZE)[0]  # in deal order
+        reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
         actions = 0
-        while True:  # each round's deck as SeededChance.deck, laid out for deal_out
-            deal(state, rng.fast_dealt(seed, state.round_no, deck, players, HAND_SIZE))
+        while True:  # each round's deck as SeededChance.deck (rng.fast_dealt's layout)
+            reseed(seed_of(f"{seed}:deck:{state.round_no}"))
+            deal(state, laid_out(getrandbits, list(deck)))
             actions += play_round(state, draws, chance)
             score_round(state, False)
             if is_over(state, options):
