@@ -32,6 +32,8 @@ class Twister(Protocol):
 
     def getstate(self) -> tuple[int, ...]: ...
 
+    def seed(self, n: int, /) -> None: ...
+
 
 def seeded(text: str) -> Twister:
     """The Twister of ``random.Random(text)``, in the same state, built for less.
@@ -49,6 +51,22 @@ def seeded(text: str) -> Twister:
     """
     data = text.encode()
     return _TWISTER(_FROM_BYTES(data + _SHA512(data).digest()))
+
+
+def seed_of(text: str) -> int:
+    """The integer ``random.Random(text)`` seeds its Twister with (:func:`seeded`'s): a
+    Twister of the fast path reseeded with it (``twister.seed(seed_of(text))``, no new
+    object) is in :func:`seeded`'s state. A whole game on the fast path reseeds one scratch
+    Twister for its decks and rolls; tests/game/test_rng.py checks the state."""
+    data = text.encode()
+    return _FROM_BYTES(data + _SHA512(data).digest())
+
+
+def scratch() -> Twister:
+    """A Twister to reseed (:func:`seed_of`). Building one seeds it, as dear as a reseed,
+    so a caller keeps it from game to game; one per caller, never shared between threads
+    (a reseed and its draws must not interleave with another's)."""
+    return _TWISTER(0)
 
 
 _TWISTER: Callable[[int], Twister] = random.Random.__base__  # type: ignore[assignment]
@@ -99,15 +117,19 @@ def unrolled_shuffle(size: int) -> Callable[[Callable[[int], int], list[Any]], l
     return _made([*_steps("shuffle", size), f"    return [{places}]"])
 
 
-def unrolled_deal(size: int, players: int, hand_size: int) -> Callable[..., tuple[Any, ...]]:
+def unrolled_deal(
+    size: int, players: int, hand_size: int, first: int = 0
+) -> Callable[..., tuple[Any, ...]]:
     """:func:`unrolled_shuffle`'s steps, then the cards laid out as ``RuleSet.deal`` deals
     them, without the deck's list: each hand in deal order (card ``k`` of the deck to the
     ``k % players``-th seat from the first player), the turned-up card (``None`` when none
-    is left) and the draw pile (the rest, its top last)."""
+    is left) and the draw pile (the rest, its top last). With ``first``, the hands are in
+    seat order for that first player instead (seat ``s`` holds the ``(s - first) %
+    players``-th hand of the deal order): a whole game's round then needs no rotation."""
     dealt = players * hand_size
     hands = [
-        "[" + ", ".join(_place(p) for p in range(k, dealt, players)) + "]"
-        for k in range(players)
+        "[" + ", ".join(_place(p) for p in range((s - first) % players, dealt, players)) + "]"
+        for s in range(players)
     ]
     top = _place(dealt) if dealt < size else "None"
     pile = "[" + ", ".join(_place(p) for p in range(size - 1, dealt, -1)) + "]"
@@ -157,6 +179,27 @@ def fast_dealt(
 
 _DEALS: dict[tuple[int, int, int], Callable[..., tuple[Any, ...]]] = {}
 """Per deck size, seat count and hand size, its unrolled deal (2-6 seats a rule set's deck)."""
+
+
+Deal = Callable[..., tuple[Any, ...]]
+"""An unrolled deal: ``deal(getrandbits, cards)``, the hands, the turned-up card, the pile."""
+
+
+def seat_deals(size: int, players: int, hand_size: int) -> tuple[Deal, ...]:
+    """For each first player, :func:`unrolled_deal` with the hands in seat order, made once
+    per deck size, seat count and hand size: a fused whole game deals its rounds with
+    these (``deals[first](getrandbits, list(deck))``)."""
+    key = (size, players, hand_size)
+    deals = _SEAT_DEALS.get(key)
+    if deals is None:
+        deals = _SEAT_DEALS[key] = tuple(
+            unrolled_deal(size, players, hand_size, first) for first in range(players)
+        )
+    return deals
+
+
+_SEAT_DEALS: dict[tuple[int, int, int], tuple[Deal, ...]] = {}
+"""Per deck size, seat count (2-6) and hand size, a deal per first player."""
 
 
 _UNROLLED: dict[int, Callable[[Callable[[int], int], list[Any]], list[Any]]] = {}
@@ -213,16 +256,26 @@ def fast_roll(
     return tuple(faces)
 
 
-def unrolled_roll(dice: Sequence[Sequence[T]]) -> Callable[[int | str, int, int], tuple[T, ...]]:
+def unrolled_roll(
+    dice: Sequence[Sequence[T]], reseeding: bool = False
+) -> Callable[..., tuple[T, ...]]:
     """:func:`fast_roll` for these ``dice``, written out (the generator's seeding as
     :func:`seeded`'s, each die's rejection sampling with its size and bit count): one call
-    a roll instead of four, no loop, no list. tests/game/test_rng.py checks it against
+    a roll instead of four, no loop, no list. With ``reseeding`` it takes a scratch
+    Twister's ``seed`` and ``getrandbits`` after the seed, round and index, and reseeds it
+    (:func:`seed_of`) instead of building one. tests/game/test_rng.py checks both against
     :func:`roll`."""
     lines = [
         "def roll(seed, round_no, index):",
         '    data = f"{seed}:roll:{round_no}:{index}".encode()',
         "    getrandbits = twister(from_bytes(data + sha512(data).digest())).getrandbits",
     ]
+    if reseeding:
+        lines = [
+            "def roll(seed, round_no, index, reseed, getrandbits):",
+            '    data = f"{seed}:roll:{round_no}:{index}".encode()',
+            "    reseed(from_bytes(data + sha512(data).digest()))",
+        ]
     for d, die in enumerate(dice):
         n = len(die)
         k = n.bit_length()
@@ -236,7 +289,7 @@ def unrolled_roll(dice: Sequence[Sequence[T]]) -> Callable[[int | str, int, int]
     namespace: dict[str, Any] = {"twister": _TWISTER, "from_bytes": _FROM_BYTES, "sha512": _SHA512}
     namespace.update({f"die{d}": tuple(die) for d, die in enumerate(dice)})
     exec("\n".join(lines), namespace)  # our own text: integers written into a template
-    made: Callable[[int | str, int, int], tuple[T, ...]] = namespace["roll"]
+    made: Callable[..., tuple[T, ...]] = namespace["roll"]
     return made
 
 

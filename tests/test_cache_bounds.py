@@ -27,7 +27,7 @@ from cogs import charts, hands, legend, pictures, render
 from game import Event, EventKind, events
 from game.ai import heuristic, playout
 from game.cards import Card
-from game.rules import dice
+from game.rules import dice_tiles
 from game.rules import items as rules
 
 CONSTANT = {
@@ -58,6 +58,7 @@ CONSTANT = {
     "game.record.FIELDS", "game.rules.items.CHIP_POINTS", "game.rules.items.RETURNED_ITEMS",
     "game.rules.base.CHIP_POINTS", "game.rules.base.RETURNED_ITEMS",  # (items', imported)
     "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
+    "game.rules.dice_tiles.TAKE_ACTIONS",
     "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
     "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
     "game.rules.shedding.PLAY_ACTIONS", "game.rules.tutorial.PLAY_ACTIONS",
@@ -71,6 +72,7 @@ CONSTANT = {
     "game.rules.base.UNKEPT", "game.rules.shedding.UNKEPT",  # a list that keeps nothing
     "game.rng._STEPS", "game.rng._UNROLLED",  # per deck size: one entry per rule set's deck
     "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
+    "game.rng._SEAT_DEALS",  # the same, a deal per first player in each
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
     "game.rules.tutorial.PENALTIES",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
@@ -79,7 +81,7 @@ CONSTANT = {
 
 BOUNDED = {
     "cogs.render._LOG_LINES", "cogs.pictures._recent", "game.ai.playout._CHAINS",
-    "game.ai.playout._ROLLS", "game.rules.items._SCORE_ITEMS", "game.rules.dice._DISCARDS",
+    "game.ai.playout._ROLLS", "game.rules.items._SCORE_ITEMS", "game.rules.dice_tiles._DISCARDS",
     "game.rules.items._COUNTED", "game.events._SHARED", "bot.sessions.persistence._shared_actions",
     "bot.words.i18n._FILLED", "bot.words.i18n._NAMES", "cogs.render._SEAT_LINES",
 }
@@ -232,14 +234,14 @@ def test_score_items_empty_when_full() -> None:
 
 
 def test_dice_discards_empty_when_full() -> None:
-    dice._DISCARDS.clear()
+    dice_tiles._DISCARDS.clear()
     roll = (Card.parse("3"), Card.parse("3"), Card.parse("5"))
     hand = [Card.parse("3"), Card.parse("5")]
-    for i in range(dice.DISCARDS_KEPT + 10):
-        actions = dice.remembered_discards((roll, i), roll, hand)
-    assert len(dice._DISCARDS) <= dice.DISCARDS_KEPT
-    assert actions == dice.discards(roll, hand)
-    dice._DISCARDS.clear()
+    for i in range(dice_tiles.DISCARDS_KEPT + 10):
+        actions = dice_tiles.remembered_discards((roll, i), roll, hand)
+    assert len(dice_tiles._DISCARDS) <= dice_tiles.DISCARDS_KEPT
+    assert actions == dice_tiles.discards(roll, hand)
+    dice_tiles._DISCARDS.clear()
 
 
 def test_heuristic_caches_are_bounded() -> None:

@@ -9,9 +9,9 @@ own generator seeded ``"S:i:k"``, so the same arguments give the same games and 
 numbers (timings aside).
 
 Without ``--records``, games whose every AI picks uniformly from the legal actions by its
-own generator's numbers (``random``: ``RandomPlayer.draws``) are played on the fast path
-(:class:`FastRun`: :mod:`game.fast`'s state and rule-set steps, drawing decks and rolls from
-the same seed as :class:`game.Game`, each round played by ``RuleSet.play_round_uniformly``):
+own generator's numbers (``random``: ``RandomPlayer.draws``, ``RandomPlayer.reseed``) are
+played on the fast path (:class:`FastRun`: each game played by the rule set's
+``play_game_uniformly``, drawing decks and rolls from the same seed as :class:`game.Game`):
 the same games, the same winners and scores, more than twice as fast. ``heuristic`` and
 ``hard`` decide from a seat's full :class:`~game.views.PlayerView` (the hand sorted, the
 seats' chips, this round's cards seen, which ``hard`` guesses the hidden hands from), which
@@ -27,25 +27,22 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from game import ai
+from game import ai, rng
 from game.cli import add_option_arguments, parse_options
 from game.cli.tournament import make_player, run_tournament
 from game.errors import MalformedRecord
 from game.fast import SeededChance
 from game.game import Game
 from game.record import dumps
-from game.rng import fast_dealt
-from game.rules import HAND_SIZE
 from game.rules import find as find_rules
 from game.rules import names as variant_names
-from game.state import Phase, State
 from game.views import player_view
 
 PROGRESS_WIDTH = 30
-FINISHED = Phase.FINISHED  # (read once: an enum member's read is slow in Python 3.11)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,51 +147,41 @@ class FastRun:
 
     Game ``index`` takes its decks and rolls from ``"seed:index"`` as on the full engine
     (:class:`SeededChance`), and seat ``k`` picks by its AI's draws from ``"seed:index:k"``
-    (``RandomPlayer.draws``: the same generator); each round is played by the rule set's
-    ``play_round_uniformly``. What does not change from game to game (the rule set, the
-    options) is looked up once per run.
+    (``RandomPlayer.reseed``: a Twister per seat, kept by the run, put in the state of the
+    generator ``RandomPlayer.draws`` would build); the game is played by the rule set's
+    ``play_game_uniformly``. What does not change from game to game (the rule set, the
+    options, the seats' Twisters) is made once per run.
     """
 
     def __init__(self, variant: str, ais: list[str], options: dict[str, int], seed: str) -> None:
         self.rules = find_rules(variant)
         self.options = self.rules.validate_options(options)
-        self.draws = [ai.find(name.split(":")[0]).draws for name in ais]  # type: ignore[attr-defined]
+        twisters = [rng.scratch() for _ in ais]  # a seat's, reseeded for each game
+        self.reseeds = [
+            partial(ai.find(name.split(":")[0]).reseed, twister)  # type: ignore[attr-defined]
+            for name, twister in zip(ais, twisters, strict=True)
+        ]
+        self.draws = [twister.random for twister in twisters]
         self.seed = seed
-        self.deck = self.rules.deck()
+        self.chance = SeededChance(seed)  # its seed set for each game
+        self.twister = rng.scratch()  # a game's decks and rolls, reseeded
+        self.play_game = self.rules.play_game_uniformly
         self.rounds = 0
         """Rounds dealt in the last game played (the benchmark's floor counts its decks)."""
 
     def play(self, index: int) -> tuple[tuple[int, ...], list[int], int]:
-        """Game ``index``: the winners, the final scores and the action count.
-
-        ``FastGame``'s deal and ``finish_round``, written out: a game here is only dealt,
-        played round by round and scored (``SeededChance.pile`` keeps the pile as dealt)."""
-        rule_set = self.rules
-        options = self.options
+        """Game ``index``: the winners, the final scores and the action count (the rule
+        set's ``play_game_uniformly``). A run's seats and chance are its own: one game at a
+        time (a Twister reseeded while another game draws from it would mix them up)."""
         seed = f"{self.seed}:{index}"
-        draws = [draw(f"{seed}:{seat}") for seat, draw in enumerate(self.draws)]
-        chance = SeededChance(seed)
-        players = len(draws)
-        state = State.new(players)
-        rule_set.setup_game(state, options)
-        deal, deck, play_round = rule_set.deal_out, self.deck, rule_set.play_round_uniformly
-        score_round, is_over = rule_set.score_round, rule_set.is_over
-        actions = 0
-        while True:  # each round's deck as SeededChance.deck, laid out for deal_out
-            deal(state, fast_dealt(seed, state.round_no, deck, players, HAND_SIZE))
-            actions += play_round(state, draws, chance)
-            score_round(state, False)
-            if is_over(state, options):
-                break
-            state.round_no += 1
-            state.pending_roll = None
-            state.pending_drawn = None
-            state.resolve_mode = None
-        state.phase = FINISHED
-        state.to_act = None
-        state.winners = winners = rule_set.winners(state)
-        self.rounds = state.round_no
-        return winners, list(map(state.score, range(players))), actions
+        for seat, reseed in enumerate(self.reseeds):
+            reseed(f"{seed}:{seat}")
+        chance = self.chance
+        chance.seed = seed
+        winners, scores, actions, self.rounds = self.play_game(
+            seed, self.draws, self.options, chance, self.twister
+        )
+        return winners, scores, actions
 
 
 def play_one_fast(
@@ -210,9 +197,9 @@ def play_one_fast(
 
 def fast_capable(ais: list[str]) -> bool:
     """Whether every AI of the line-up picks uniformly from the legal actions by its own
-    generator's numbers (``draws``: the ``random`` AI), so the game can be played on the
-    fast path."""
-    return all(hasattr(ai.find(name.split(":")[0]), "draws") for name in ais)
+    generator's numbers (``draws``, ``reseed``: the ``random`` AI), so the game can be
+    played on the fast path."""
+    return all(hasattr(ai.find(name.split(":")[0]), "reseed") for name in ais)
 
 
 def seat_ais(requested: list[str] | None, players: int) -> list[str]:

@@ -25,7 +25,7 @@ Roller = Callable[[int | str, int, int, Sequence[Sequence[Card]]], tuple[Card, .
 """``rng.roll`` or ``rng.fast_roll``: a roll's faces from the seed, the round, the index."""
 
 HAND_SIZE = 6
-PLAYING = Phase.PLAY
+PLAYING, FINISHED = Phase.PLAY, Phase.FINISHED
 """Read once: an enum's member is read through ``EnumType.__getattr__`` (Python 3.11)."""
 
 
@@ -183,6 +183,45 @@ class RuleSet:
             step(state, legal[int(draws[state.to_act]() * len(legal))], chance)  # type: ignore[index]
             actions += 1
         return actions
+
+    def play_game_uniformly(
+        self,
+        seed: str,
+        draws: Sequence[Callable[[], float]],
+        options: Mapping[str, int],
+        chance: Chance,
+        twister: rng.Twister,
+    ) -> tuple[tuple[int, ...], list[int], int, int]:
+        """A whole game of ``len(draws)`` seats played by :meth:`play_round_uniformly`, each
+        round dealt from ``seed`` as ``Game`` deals it (``rng.fast_dealt``'s layout) and rolls drawn
+        from ``chance`` (``SeededChance(seed)``): the winners, the final scores, the actions
+        and the rounds dealt. ``simulate``'s fast path (``FastRun``) plays its games here; a
+        rule set may fuse the whole game (tests/game_ai/test_simulate_fast.py holds each
+        to the full engine's games), reseeding ``twister`` (the caller's ``rng.scratch()``,
+        kept from game to game: building one seeds it) for its decks and rolls."""
+        players = len(draws)
+        state = State.new(players)
+        self.setup_game(state, options)
+        deal, deck, play_round = self.deal_out, self.deck(), self.play_round_uniformly
+        score_round, is_over = self.score_round, self.is_over
+        laid_out = rng.seat_deals(len(deck), players, HAND_SIZE)[0]  # in deal order
+        reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
+        actions = 0
+        while True:  # each round's deck as SeededChance.deck (rng.fast_dealt's layout)
+            reseed(seed_of(f"{seed}:deck:{state.round_no}"))
+            deal(state, laid_out(getrandbits, list(deck)))
+            actions += play_round(state, draws, chance)
+            score_round(state, False)
+            if is_over(state, options):
+                break
+            state.round_no += 1
+            state.pending_roll = None
+            state.pending_drawn = None
+            state.resolve_mode = None
+        state.phase = FINISHED
+        state.to_act = None
+        state.winners = winners = self.winners(state)
+        return winners, list(map(state.score, range(players))), actions, state.round_no
 
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
         """A roll drawn with ``random`` (a ``random.Random().random``; rule sets with dice)."""

@@ -1,15 +1,14 @@
-"""docs/rules.md §3: L.A.M.A. Dice: roll three dice, discard matching tiles."""
+"""docs/rules.md §3: L.A.M.A. Dice: roll three dice, discard matching tiles (the tiles, dice
+and discards in :mod:`game.rules.dice_tiles`)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
-from itertools import product
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from game import rng
-from game.actions import QUIT, ROLL, Action, ActionType, discard, take
-from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
+from game.actions import QUIT, ROLL, Action, ActionType
+from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, hand_points, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     HAND_SIZE,
@@ -22,64 +21,20 @@ from game.rules.base import (
     quit_round,
     return_chip,
 )
+from game.rules.dice_tiles import (
+    DECK,
+    DICE,
+    FAST_ROLL,
+    REROLL,
+    TAKE_ACTIONS,
+    remembered_discards,
+)
+from game.rules.items import BLACK_POINTS
 from game.rules.registry import register
 from game.state import Phase, ResolveMode, RoundChance, State
 
 if TYPE_CHECKING:
     from game.rules.base import Chance
-
-
-def _faces(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in text.split())
-
-
-DICE: tuple[tuple[Card, ...], ...] = (
-    _faces("3 4 5 6 L L"),
-    _faces("1 2 5 6 L L"),
-    _faces("1 2 3 4 L L"),
-)
-"""docs/rules.md §3 (our choice of faces): dice A, B and C, six faces each."""
-FAST_ROLL: Callable[[int | str, int, int], tuple[Card, Card, Card]]
-FAST_ROLL = rng.unrolled_roll(DICE)  # type: ignore[assignment]
-"""A roll's faces from the seed, the round and the index: ``rng.fast_roll`` for these dice,
-written out (the fast path's rolls)."""
-
-TAKE_ACTIONS = {tile: take(tile) for tile in PLAIN_VALUES}
-DECK: tuple[Card, ...] = tuple(
-    c for c in PLAIN_VALUES if c is not LLAMA_CARD for _ in range(5)
-) + (LLAMA_CARD,) * 6
-"""The 36-tile player deck, built once (every deal asks for it)."""
-
-_DISCARDS: dict[tuple[object, ...], tuple[Action, ...]] = {}
-"""The discards of a roll and how many of each rolled face the hand holds (all they depend on;
-a few thousand keys), listed again and again in play and in search; emptied when it holds
-:data:`DISCARDS_KEPT`, as every cache of a long run is."""
-DISCARDS_KEPT = 8192
-
-
-def remembered_discards(key: tuple[object, ...], roll: tuple[Card, ...], hand: list[Card]
-                        ) -> tuple[Action, ...]:
-    """:func:`discards`, remembered under ``key`` (the roll and the counts it depends on)."""
-    actions = _DISCARDS.get(key)
-    if actions is None:
-        if len(_DISCARDS) >= DISCARDS_KEPT:
-            _DISCARDS.clear()
-        actions = _DISCARDS[key] = discards(roll, hand)
-    return actions
-
-
-def discards(roll: tuple[Card, ...], hand: list[Card]) -> tuple[Action, ...]:
-    """Every legal discard: a multiset of own tiles, one die showing each (fine point 14)."""
-    dice = Counter(roll)
-    held = Counter(hand)
-    tiles = [t for t in PLAIN_VALUES if t in dice and t in held]
-    limits = [range(min(dice[t], held[t]) + 1) for t in tiles]
-    actions = []
-    for counts in product(*limits):
-        if any(counts):
-            chosen = [t for t, k in zip(tiles, counts, strict=True) for _ in range(k)]
-            actions.append(discard(chosen))
-    return tuple(actions)
 
 
 class Dice(RuleSet):
@@ -207,6 +162,95 @@ class Dice(RuleSet):
                 end_round(state, seat)
                 return actions
             seat = state.to_act = next_active(state, seat)  # type: ignore[assignment]
+
+    def play_game_uniformly(
+        self,
+        seed: str,
+        draws: Sequence[Callable[[], float]],
+        options: Mapping[str, int],
+        chance: Chance,
+        twister: rng.Twister,
+    ) -> tuple[tuple[int, ...], list[int], int, int]:
+        """The whole game fused (``RuleSet.play_game_uniformly``: :meth:`deal_out`,
+        :meth:`play_round_uniformly`, ``score_round``, ``is_over``, ``winners``), its state
+        in locals: seats, quits, row and chips. Decks and rolls come from one scratch
+        Twister reseeded for each (``rng.seed_of``: the same draws as ``SeededChance``)."""
+        players = len(draws)
+        target = options["target"]
+        deals = rng.seat_deals(len(DECK), players, HAND_SIZE)
+        reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
+        white, black = [0] * players, [0] * players
+        after = [*range(1, players), 0]
+        actions = round_no = first = 0
+        while True:
+            round_no += 1
+            reseed(seed_of(f"{seed}:deck:{round_no}"))
+            hands = deals[first](getrandbits, list(DECK))[:players]
+            quit_ = [False] * players
+            row = list(PLAIN_VALUES)
+            rolls = 0
+            seat = first
+            emptied = None
+            while True:  # the round: play_round_uniformly, its helpers inlined
+                draw = draws[seat]
+                actions += 1
+                if int(draw() * 2):  # [ROLL, QUIT]: quit
+                    quit_[seat] = True
+                    following = after[seat]
+                    while quit_[following] and following != seat:
+                        following = after[following]
+                    if following == seat:  # the last to quit ends the round
+                        break
+                    seat = following
+                    continue
+                a, b, c = rolled = REROLL(seed, round_no, rolls, reseed, getrandbits)
+                rolls += 1
+                hand = hands[seat]
+                if a is LLAMA_CARD and b is LLAMA_CARD and c is LLAMA_CARD:
+                    if black[seat]:  # return_chip
+                        black[seat] -= 1
+                    elif white[seat]:
+                        white[seat] -= 1
+                elif a in hand or b in hand or c in hand:
+                    actions += 1
+                    key = (rolled, hand.count(a), hand.count(b), hand.count(c))
+                    listed = remembered_discards(key, rolled, hand)
+                    for tile in listed[int(draw() * len(listed))].tiles:
+                        hand.remove(tile)
+                    if not hand:
+                        emptied = seat
+                        break
+                elif (a in row or b in row or c in row) and quit_.count(False) > 1:
+                    actions += 1
+                    takeable = [t for t in PLAIN_VALUES if t in rolled and t in row]
+                    tile = takeable[int(draw() * len(takeable))]
+                    row.remove(tile)
+                    hand.append(tile)
+                    if not row:
+                        break
+                else:  # a bust
+                    hand.extend(row)
+                    break
+                seat = after[seat]  # next_active: the acting seat has not quit
+                while quit_[seat]:
+                    seat = after[seat]
+            for other in range(players):  # score_round, without a breakdown
+                if other == emptied:
+                    if black[other]:
+                        black[other] -= 1
+                    elif white[other]:
+                        white[other] -= 1
+                    continue
+                numbers, llama = hand_points(hands[other])
+                total = white[other] + numbers
+                black[other] += total // BLACK_POINTS + llama
+                white[other] = total % BLACK_POINTS
+            scores = [white[s] + BLACK_POINTS * black[s] for s in range(players)]
+            if max(scores) >= target:
+                best = min(scores)
+                winners = tuple([s for s in range(players) if scores[s] == best])
+                return winners, scores, actions, round_no
+            first = seat  # the round's ender starts the next
 
     def fast_roll(self, random: Callable[[], float]) -> tuple[Card, Card, Card]:
         a, b, c = DICE

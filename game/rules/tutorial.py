@@ -6,10 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from game import rng
 from game.actions import DRAW, PASS, STOP, Action, ActionType, play
 from game.cards import LLAMA, LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, SeatScore, shared
-from game.rules.base import RuleSet, end_round, next_active
+from game.rules.base import HAND_SIZE, RuleSet, end_round, next_active
 from game.rules.registry import register
 from game.state import Phase, RoundChance, State
 
@@ -37,6 +38,8 @@ PLAY_VALUES = {card: play_value(card) for card in PLAIN_VALUES}
 PENALTIES = {card: penalty(card) for card in PLAIN_VALUES}
 DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
 """The deck, built once (every deal asks for it)."""
+PLAY_DECK: tuple[int, ...] = tuple(PLAY_VALUES[card] for card in DECK)
+"""The deck as play values (L = 8), place for place: what a fused game shuffles and plays."""
 CARD_ITEMS = {
     card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
     for card in PLAIN_VALUES
@@ -229,6 +232,68 @@ class Tutorial(RuleSet):
             seat = after[seat]
             while quit_[seat]:
                 seat = after[seat]
+
+    def play_game_uniformly(
+        self,
+        seed: str,
+        draws: Sequence[Callable[[], float]],
+        options: Mapping[str, int],
+        chance: Chance,
+        twister: rng.Twister,
+    ) -> tuple[tuple[int, ...], list[int], int, int]:
+        """The whole game fused (``RuleSet.play_game_uniformly``, whose rounds are
+        :meth:`play_round_uniformly`'s): a round is a few picks on a whole deck, so its
+        set-up, turns and scoring live in locals, on play values rather than cards
+        (:data:`PLAY_DECK`: a shuffle moves places whatever they hold, so a seed lays out
+        the same cards). No chips, no quits: each seat's score is its total."""
+        players = len(draws)
+        deals = rng.seat_deals(len(PLAY_DECK), players, HAND_SIZE)
+        reseed, getrandbits, seed_of = twister.seed, twister.getrandbits, rng.seed_of
+        totals = [0] * players
+        after = [*range(1, players), 0]
+        actions = 0
+        rounds = options["rounds"]
+        distinct = dict.fromkeys  # (read once: every turn lists its plays)
+        for round_no in range(1, rounds + 1):
+            first = (round_no - 1) % players  # first_player
+            reseed(seed_of(f"{seed}:deck:{round_no}"))
+            *hands, top, pile = deals[first](getrandbits, list(PLAY_DECK))
+            seat = first
+            stopper = None
+            while True:
+                actions += 1
+                hand = hands[seat]
+                plays = [v for v in distinct(hand) if v >= top]
+                count = len(plays)
+                pick = int(draws[seat]() * (count + 2 if pile else count + 1))
+                if pick < count:
+                    top = plays[pick]
+                    hand.remove(top)
+                    if not hand:
+                        break
+                elif pile and pick == count:
+                    card = pile.pop()
+                    hand.append(card)
+                    if card >= top:  # playable: the same seat plays it (0) or passes
+                        actions += 1
+                        if int(draws[seat]() * 2) == 0:
+                            hand.remove(card)  # (the hand had a card more: not empty)
+                            top = card
+                    if not pile:  # fine point 19: the turn the pile ran out ends the round
+                        break
+                else:  # stop
+                    if top == LLAMA_PLAY_VALUE:
+                        stopper = seat
+                    break
+                seat = after[seat]
+            for other, hand in enumerate(hands):  # score_round: L counts 10 = 8 + 2
+                if other == stopper:
+                    totals[other] += STOP_BONUS
+                else:
+                    totals[other] -= sum(hand) + 2 * hand.count(LLAMA_PLAY_VALUE)
+        best = max(totals)
+        winners = tuple([s for s in range(players) if totals[s] == best])
+        return winners, totals, actions, rounds
 
     def _end_turn(self, state: State, seat: int) -> None:
         """Fine point 19: the turn in which the pile ran out ends the round."""

@@ -15,6 +15,8 @@ from game.rng import (
     fast_roll,
     fast_shuffled_deck,
     roll,
+    scratch,
+    seed_of,
     seeded,
     shuffled_deck,
     unrolled_deal,
@@ -97,6 +99,20 @@ def test_the_unrolled_deal_lays_out_the_shuffled_deck() -> None:
             assert laid == (*hands, top, deck[dealt + 1 :][::-1])
 
 
+def test_the_unrolled_deal_for_a_first_player_lays_the_hands_in_seat_order() -> None:
+    """With ``first``, seat ``s`` holds the deal order's ``(s - first) % players``-th hand;
+    the turned-up card and the pile are the same."""
+    for players in (2, 4, 6):
+        in_deal_order = unrolled_deal(56, players, 6)
+        for first in range(players):
+            deal = unrolled_deal(56, players, 6, first)
+            for seed in range(30):
+                laid = in_deal_order(random.Random(f"f:{seed}").getrandbits, list(range(56)))
+                seated = deal(random.Random(f"f:{seed}").getrandbits, list(range(56)))
+                hands = [laid[(s - first) % players] for s in range(players)]
+                assert seated == (*hands, *laid[players:])
+
+
 def test_the_fast_deal_is_the_seeded_deck() -> None:
     for name in variant_names():
         deck = find_rules(name).deck()
@@ -107,6 +123,22 @@ def test_the_fast_deal_is_the_seeded_deck() -> None:
                 list(cards[k : 6 * players : players]) for k in range(players)
             ]
             assert laid[players + 1][::-1] == list(cards[6 * players + 1 :])
+
+
+def test_a_reseeded_twister_is_seeded() -> None:
+    """``scratch().seed(seed_of(text))`` puts a Twister used before in ``seeded(text)``'s
+    state, and a reseeding roll draws ``roll``'s faces."""
+    twister = scratch()
+    dice = (("a", "b", "c", "d", "e", "f"), ("x", "y"), tuple("0123456789"))
+    reroll = unrolled_roll(dice, reseeding=True)
+    for text in ("s:deck:1", "é:roll:2:3", "", "x" * 300):
+        twister.getrandbits(32)
+        twister.seed(seed_of(text))
+        assert twister.getstate() == seeded(text).getstate() == random.Random(text).getstate()[1]
+    for seed in ("s", 17):
+        for index in range(20):
+            faces = reroll(seed, 3, index, twister.seed, twister.getrandbits)
+            assert faces == roll(seed, 3, index, dice)
 
 
 def test_the_unrolled_roll_is_roll() -> None:

@@ -14,7 +14,7 @@ from game.actions import Action, play, uniform_pick
 from game.ai.random import RandomPlayer
 from game.cards import ALL_CARDS
 from game.fast import FastGame, SeededChance
-from game.rng import fast_dealt, shuffled_deck
+from game.rng import fast_dealt, scratch, shuffled_deck
 from game.rules.base import HAND_SIZE, RuleSet
 from game.rules.classic import FOLLOWERS
 from game.rules.shedding import DECK, PLAYABLE_ON
@@ -73,6 +73,41 @@ def test_a_rule_sets_uniform_round_is_listing_pick_and_step(variant: str) -> Non
             rounds += 1
         assert reference.finished
     assert rounds > GAMES
+
+
+WHOLE = [
+    name for name in variant_names()
+    if type(find_rules(name)).play_game_uniformly is not RuleSet.play_game_uniformly
+]
+"""The rule sets that fuse a whole game (the others play ``RuleSet``'s, round by round)."""
+
+
+def test_the_short_rule_sets_fuse_their_whole_game() -> None:
+    """The tutorial (a few picks a round, a whole deck dealt) and dice (a generator seeded
+    per roll): their Python around the chance is what there is to cut."""
+    assert {"tutorial", "dice"} <= set(WHOLE)
+
+
+@pytest.mark.parametrize("variant", WHOLE)
+def test_a_rule_sets_whole_game_is_the_reference_game(variant: str) -> None:
+    """A fused whole game gives what ``RuleSet.play_game_uniformly`` (deal, the rule set's
+    round, score, round after round) gives: winners, scores, actions and rounds, for every
+    seat count and with options other than the defaults."""
+    rule_set = find_rules(variant)
+    twister = scratch()  # one for every game, as a run keeps it
+    for game_no in range(GAMES):
+        players = 2 + game_no % 5
+        options = rule_set.validate_options(
+            {key: 1 + game_no % 9 for key in rule_set.option_defaults} if game_no % 3 else {}
+        )
+        seed = f"whole:{game_no}"
+        fused = rule_set.play_game_uniformly(
+            seed, draws(seed, players), options, SeededChance(seed), twister
+        )
+        expected = RuleSet.play_game_uniformly(
+            rule_set, seed, draws(seed, players), options, SeededChance(seed), scratch()
+        )
+        assert fused == expected, f"game {game_no}"
 
 
 def test_the_random_ai_picks_uniformly() -> None:

@@ -30,6 +30,24 @@ def test_the_fast_path_plays_the_full_engines_games(variant: str) -> None:
     assert len(differ_between_seeds) > GAMES // 2  # the seeds gave different games
 
 
+OPTIONS = {"classic": {"target": 15}, "kadabra": {"target": 25}, "dice": {"target": 12},
+           "tutorial": {"rounds": 7}}
+"""Options other than the defaults (a rule set's whole game may read them itself)."""
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_the_fast_path_plays_the_full_engines_games_with_options(variant: str) -> None:
+    options = OPTIONS[variant]
+    for index in range(GAMES // 2):
+        players = 2 + index % 5
+        ais = ["random"] * players
+        game, actions = play_one(variant, ais, options, "opts", index)
+        winners, scores, fast_actions = play_one_fast(variant, ais, options, "opts", index)
+        assert (winners, scores, fast_actions) == (
+            game.state.winners, [game.state.score(s) for s in range(players)], actions
+        ), f"game {index}"
+
+
 def test_only_legal_only_players_go_on_the_fast_path() -> None:
     """``random`` decides from the legal actions alone; ``heuristic`` and ``hard`` need
     the full engine's player view."""
