@@ -75,10 +75,10 @@ def real_time_limits(scale: float) -> None:
     """Discord's token life and an old message's edit limit are real time in the fake: on
     the bot's scaled clock they last ``scale`` times longer (this process only)."""
     import cogs.hands
-    import cogs.posts
+    import cogs.table_posts
 
     cogs.hands.TOKEN_TTL *= scale
-    cogs.posts.EDITABLE_FOR *= scale
+    cogs.table_posts.EDITABLE_FOR *= scale
 
 
 @dataclass

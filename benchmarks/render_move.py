@@ -1,7 +1,7 @@
 """The CPU of building one move's messages, down to the dicts discord.py sends.
 
 Prints numbers and asserts nothing. One process, no Discord, no HTTP: per move the bot
-builds (cogs/table.py's ``on_action``, cogs/hands.py, cogs/posts.py's ``_table``) the
+builds (cogs/table.py's ``on_action``, cogs/hands.py, cogs/table_posts.py's ``_table``) the
 clicker's updated hand (the answer, an edit of the clicked message), the next player's
 open hand (an edit through its token, with its picture: the "same picture kept" case, no
 drawing) and the table (an edit of the round's message). Each is rendered as the bot does

@@ -1,6 +1,6 @@
 """Direct messages of relaxed games: the opt-in DM at the start of a member's turn.
 
-Composed with the turn's mention (cogs/posts.py, from bot/policies/relaxed.py's ``turn``
+Composed with the turn's mention (cogs/compose.py, from bot/policies/relaxed.py's ``turn``
 note) as an owed item of the game's channel, so it is sent once, after the mention, even
 across a restart; delivered here. When it is sent, it goes only if the member still wants
 DMs (the store is asked: another process may have changed the choice) and the turn is still

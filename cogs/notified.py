@@ -1,4 +1,4 @@
-"""Whom a table posted as a new message notifies (cogs/posts.py delivers it).
+"""Whom a table posted as a new message notifies (cogs/table_posts.py delivers it).
 
 The round's first post mentions the seats the watchdog chose when it was owed
 (``TimerState.notified``, bot/policies/timers.py: saved, so a restart renders the same); a table

@@ -128,7 +128,7 @@ def moved_text(tr: Translator, session: Session) -> str:
     return tr("This game moved to its own thread: {thread}.", thread=f"<#{session.channel_id}>")
 
 
-# ---- what a game in a thread owes (cogs.posts composes them) ----------------------------
+# ---- what a game in a thread owes (cogs.compose composes them) ----------------------------
 def owe(session: Session, channel_id: int, key: str, body: dict[str, Any]) -> Owed:
     return Owed(session.guild_id, channel_id, EVENT, key, session.version, body)
 

@@ -174,7 +174,7 @@ class Session(Seating, Persistence):
             self.pending.append(Change(list(self.game.opening_events)))
             if thread is not None:
                 self.sessions.move(self, thread)
-            self.answer = answer  # (taken by the commit's composer, cogs/posts.py)
+            self.answer = answer  # (taken by the commit's composer, cogs/compose.py)
             try:
                 await self._changed(snapshot=True)
             except SaveFailed:

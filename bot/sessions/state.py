@@ -148,10 +148,11 @@ class TimerState:
     seen: int | None = None  # actions already looked at (None: all of them, after a restore)
     ping: dict[str, Any] | None = None  # the ping of this turn: seat, key, round, nonce, message
     trace: dict[str, Any] | None = None  # the round's one line of answered pings: round,
-    # seats, and the ping (nonce, message) it was folded into (cogs/posts.py)
+    # seats, and the ping (nonce, message) it was folded into (cogs/pings.py)
     table_posted: float | None = None  # when the table message was posted (edits age out)
     notified: dict[str, Any] | None = None  # the round's table post mentions: round, seats,
-    # posted (bot/policies/timers.py decides them when the post is owed; cogs/posts.py renders them)
+    # posted (bot/policies/timers.py decides them when the post is owed; cogs/table_posts.py
+    # renders them)
     told: int | None = None  # relaxed: the turn (its key) whose start was announced
     table_answer: list[Any] | None = None  # the table was the Start click's answer: that
     # click's app id, token, until when it may be used, the table (its edits go through it)

@@ -248,7 +248,7 @@ async def test_a_new_rounds_table_replaced_while_it_waited_is_still_posted_anew(
 async def test_a_table_owed_while_a_repost_is_posted_carries_that_repost(store: Store) -> None:
     """The new round's table is being posted when the next move owes a table: the newer one
     carries the repost, its nonce and the message it replaces (the courier posts only while
-    that is still the table, cogs/posts.py). Here the post fails: the newer table posts it,
+    that is still the table, cogs/table_posts.py). Here the post fails: the newer table posts it,
     with the same nonce (one post even if the failed request went through), rather than
     editing the old round's table."""
     first = table(1, repost=True)

@@ -23,9 +23,9 @@ import discord
 import pytest
 
 from bot.words.i18n import translator
+from cogs.bodies import event_payload, payload_body
 from cogs.discord_compat import let_go
 from cogs.endings import final_standings
-from cogs.posts import event_payload, payload_body
 from cogs.render import lobby_message
 from game import Game, player_view
 from tests.bot.conftest import World

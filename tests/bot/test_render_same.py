@@ -126,7 +126,7 @@ def test_the_move_messages_are_the_reference_ones(variant: str, language: str) -
 
 
 def test_a_relaxed_footer_and_a_removed_picture_read_as_before() -> None:
-    """cogs/posts.py appends the pace to the table's footer; cogs/charts.py takes a
+    """cogs/table_posts.py appends the pace to the table's footer; cogs/charts.py takes a
     picture and its section away: the sheet does what the embed did."""
     tr = translator("fa")
     _, _, public, recent, _ = states("kadabra", 4)[5]

@@ -13,7 +13,7 @@ import pytest
 
 from bot import create_bot
 from bot.common.clock import ManualClock
-from cogs.posts import EDITABLE_FOR
+from cogs.table_posts import EDITABLE_FOR
 from fakediscord import FakeDiscord, Message
 from tests.bot.conftest import make_settings
 from tests.bot.test_liveness import Club, members
