@@ -23,6 +23,12 @@ keep to what one process would.
 A channel's message edits also share a bucket whose size Discord gives only in each
 answer's headers; :meth:`Budget.slot` waits while discord.py has learnt that the channel's
 bucket is spent, so an owed table is drawn after that wait rather than before it.
+
+discord.py retries a request itself inside ``HTTPClient.request`` (after a 429, a 500-like
+answer or a reset connection): every attempt counts against Discord's limit, so each retry
+takes a slot and a place to leave like any other request (:meth:`Budget._sending`, called by
+aiohttp's public request-start trace hook, which discord.py's ``http_trace`` installs), rather
+than leaving with the other retries the same 429 held back, into the next 429.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 
 PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
@@ -41,6 +48,19 @@ LATE = 0.002  # seconds a request may leave ahead of its place (a timer's roundi
 EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's global limit
 
 _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", default=False)
+
+
+class _Attempts:
+    """The counted request this task is making through discord.py: its attempts so far."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+_attempts: contextvars.ContextVar[_Attempts | None] = contextvars.ContextVar(
+    "lama_attempts", default=None)
 
 
 class Budget:
@@ -56,6 +76,7 @@ class Budget:
         self._next = -float("inf")
         self._leaves = -float("inf")  # the same, for requests actually leaving
         self.waited = 0.0  # seconds requests spent waiting for a slot (the benchmark prints it)
+        self.retries = 0  # attempts after a request's first (each took a slot of its own)
 
     @classmethod
     def share(cls, processes: int, per_second: float = PER_SECOND, burst: int = BURST,
@@ -136,15 +157,46 @@ class Budget:
         _prepaid.set(False)
 
     def wrap(self, request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        """discord.py's ``HTTPClient.request``, each counted request taking a slot first."""
+        """discord.py's ``HTTPClient.request``, each counted request taking a slot first (its
+        retries inside discord.py take theirs in :meth:`_sending`)."""
 
         async def paced(route: Any, *args: Any, **kwargs: Any) -> Any:
-            if not route.path.startswith(EXEMPT):
-                if _prepaid.get():
-                    _prepaid.set(False)
-                else:
-                    await self.take()
-                await self._leave()
-            return await request(route, *args, **kwargs)
+            if route.path.startswith(EXEMPT):
+                return await request(route, *args, **kwargs)
+            if _prepaid.get():
+                _prepaid.set(False)
+            else:
+                await self.take()
+            await self._leave()
+            token = _attempts.set(_Attempts())
+            try:
+                return await request(route, *args, **kwargs)
+            finally:
+                _attempts.reset(token)
 
         return paced
+
+    def install(self, http: discord.http.HTTPClient) -> None:
+        """Pace ``http``'s requests and their retries: its ``request`` wrapped, and the
+        request-start hook added to its ``http_trace`` (discord.py's public option; its
+        aiohttp session is made at login, so this is called before)."""
+        http.request = self.wrap(http.request)  # type: ignore[method-assign]
+        trace = http.http_trace or aiohttp.TraceConfig()
+        trace.on_request_start.append(self._sending)
+        http.http_trace = trace
+
+    async def _sending(self, _session: object, _context: object,
+                       _params: aiohttp.TraceRequestStartParams) -> None:
+        """aiohttp is about to send a request. The first attempt of a counted one has its
+        slot and its place (:meth:`wrap`); a retry, discord.py's, takes both again, after
+        a global 429 behind discord.py's lock like any new request. Requests that are not
+        counted (interaction answers, webhooks, the gateway) pass."""
+        attempts = _attempts.get()
+        if attempts is None:
+            return
+        attempts.count += 1
+        if attempts.count == 1:
+            return
+        self.retries += 1
+        await self.take()
+        await self._leave()

@@ -112,7 +112,7 @@ class LamaBot(commands.AutoShardedBot):
         # one budget for every request Discord's global limit counts (bot/process/budget.py),
         # this process's share of it when several share the token
         self.budget = Budget.share(settings.lama_processes, http=self.http)
-        self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
+        self.budget.install(self.http)  # (its request, and its retries through http_trace)
         self.sessions.outbox.pacer = self.budget  # owed messages drawn once their slot comes
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
