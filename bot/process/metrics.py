@@ -66,6 +66,7 @@ _route: contextvars.ContextVar[str] = contextvars.ContextVar("lama_route", defau
 METRIC_NAMES = (
     "lama_games_running", "lama_games_finished_total", "lama_interaction_seconds",
     "lama_rest_requests_total", "lama_rest_429_total", "lama_budget_wait_seconds_total",
+    "lama_budget_retries_total",
     "lama_outbox_backlog", "lama_outbox_oldest_seconds", "lama_store_transaction_seconds",
     "lama_ai_think_seconds", "lama_gateway_latency_seconds", "lama_event_loop_lag_seconds",
 )
@@ -278,6 +279,10 @@ class _Pulled:
         yield CounterMetricFamily("lama_budget_wait_seconds", "Seconds requests waited for a "
                                   "slot of the request budget or their channel's bucket",
                                   value=bot.budget.waited)
+        yield CounterMetricFamily("lama_budget_retries", "discord.py's own retries of "
+                                  "counted requests (after a 429, a 5xx, a reset connection), "
+                                  "each of which took a slot of the budget",
+                                  value=bot.budget.retries)
         yield GaugeMetricFamily("lama_outbox_backlog", "Messages owed to channels, not yet "
                                 "delivered", value=len(self.metrics.owed()))
         yield GaugeMetricFamily("lama_outbox_oldest_seconds", "How long the oldest owed "

@@ -103,6 +103,8 @@ async def test_a_429_from_discord_moves_the_counter_of_its_route(tmp_path: Path)
     assert total(before, refused) == 0
     assert total(after, refused, route=route) == 1 and total(after, refused) == 1
     assert total(after, "lama_rest_requests_total", route=route) == 1  # a call, retry inside
+    assert total(before, "lama_budget_retries_total") == 0
+    assert total(after, "lama_budget_retries_total") == 1, "the retry took a slot of its own"
 
 
 def test_a_path_outside_discord_py_s_client_is_labelled_without_ids_or_tokens() -> None:
