@@ -41,6 +41,7 @@ from typing import Any
 
 import aiohttp
 import discord
+from yarl import URL
 
 PER_SECOND = 40.0  # of Discord's 50: room for what this process cannot see coming
 BURST = 5
@@ -51,12 +52,25 @@ _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("lama_prepaid", 
 
 
 class _Attempts:
-    """The counted request this task is making through discord.py: its attempts so far."""
+    """The counted request this task is making through discord.py: its attempts so far.
 
-    __slots__ = ("count",)
+    A coroutine may go on in another task than the one it started in (cogs/timely.py runs an
+    action's first steps in the caller's task): the caller's context then still holds this
+    after the request, and its own requests (an interaction's deferral) meet the hook while
+    it runs. So only the request's own sends are counted (its method and URL), and none once
+    it is ``over``."""
 
-    def __init__(self) -> None:
+    __slots__ = ("count", "method", "over", "url")
+
+    def __init__(self, method: str, url: str) -> None:
+        self.method, self.url = method.upper(), URL(url).with_query(None)
         self.count = 0
+        self.over = False
+
+    def sends(self, params: aiohttp.TraceRequestStartParams) -> bool:
+        """Whether aiohttp is sending this request (again)."""
+        return (not self.over and params.method == self.method
+                and params.url.with_query(None) == self.url)
 
 
 _attempts: contextvars.ContextVar[_Attempts | None] = contextvars.ContextVar(
@@ -168,11 +182,13 @@ class Budget:
             else:
                 await self.take()
             await self._leave()
-            token = _attempts.set(_Attempts())
+            attempts = _Attempts(route.method, route.url)
+            _attempts.set(attempts)
             try:
                 return await request(route, *args, **kwargs)
-            finally:
-                _attempts.reset(token)
+            finally:  # (not a reset of the variable: this may be another task's context)
+                attempts.over = True
+                _attempts.set(None)
 
         return paced
 
@@ -186,13 +202,13 @@ class Budget:
         http.http_trace = trace
 
     async def _sending(self, _session: object, _context: object,
-                       _params: aiohttp.TraceRequestStartParams) -> None:
+                       params: aiohttp.TraceRequestStartParams) -> None:
         """aiohttp is about to send a request. The first attempt of a counted one has its
         slot and its place (:meth:`wrap`); a retry, discord.py's, takes both again, after
         a global 429 behind discord.py's lock like any new request. Requests that are not
         counted (interaction answers, webhooks, the gateway) pass."""
         attempts = _attempts.get()
-        if attempts is None:
+        if attempts is None or not attempts.sends(params):
             return
         attempts.count += 1
         if attempts.count == 1:

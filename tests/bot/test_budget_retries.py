@@ -5,13 +5,21 @@ fake: a retry does not jump the requests that took their slots while it waited."
 from __future__ import annotations
 
 import asyncio
+import contextvars
+from collections.abc import Coroutine
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from yarl import URL
 
 from bot import create_bot
+from bot.process.budget import Budget
+from cogs import timely
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
+from tests.bot.test_budget import Route
 
 SLOW = 5.0  # requests a second: slots far enough apart that their order is the budget's
 
@@ -62,3 +70,43 @@ async def test_interaction_answers_and_first_attempts_take_no_retry_slot(
             await fake.drop_gateway()  # (its reconnection goes through the same session)
             assert [m.content for m in channel.messages] == ["hello"]
             assert bot.budget.retries == retries
+
+
+def start(method: str, url: str) -> SimpleNamespace:
+    """What aiohttp's request-start hook is given (the parts the budget reads)."""
+    return SimpleNamespace(method=method, url=URL(url))
+
+
+async def test_only_the_requests_own_sends_count_even_from_a_context_it_left() -> None:
+    """cogs/timely.py runs an action's first steps in the clicking task and the rest in a
+    task of its own: the clicking task's context keeps the request's attempts. Its own
+    requests meanwhile (the click's deferral) are not retries of it, and once the request is
+    over nothing sent from that context is."""
+    budget = Budget(per_second=1000, burst=1000)
+    caller = contextvars.copy_context()
+    route = Route("/channels/1/messages/2", "PATCH")
+    own = start("PATCH", route.url + "?x=1")  # (a query does not make it another request)
+    first, again = asyncio.Event(), asyncio.Event()
+
+    async def request(route: Route, **_: object) -> None:
+        await asyncio.sleep(0)  # its first wait: the rest goes on in a task of its own
+        await budget._sending(None, None, own)  # the first attempt
+        first.set()
+        await again.wait()
+        await budget._sending(None, None, own)  # discord.py's retry
+
+    def in_caller(work: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
+        return caller.run(asyncio.ensure_future, work)
+
+    done, rest = caller.run(timely._started, budget.wrap(request)(route))
+    assert not done
+    task = in_caller(rest)
+    await first.wait()
+    await in_caller(budget._sending(None, None, start(
+        "POST", "https://discord.com/api/v10/interactions/3/t/callback")))  # the deferral
+    assert budget.retries == 0, "the deferral is no retry of the request"
+    again.set()
+    await task
+    assert budget.retries == 1, "the request's second send is"
+    await in_caller(budget._sending(None, None, own))
+    assert budget.retries == 1, "the request is over: nothing counts for it any more"
