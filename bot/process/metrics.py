@@ -116,7 +116,7 @@ class Metrics:
         if hasattr(ai, "choose"):
             ai.choose = self._timed(ai.choose, self.thinking)
         bot.http.request = self._rest(bot.http.request)  # type: ignore[method-assign]
-        trace = bot.http.http_trace or aiohttp.TraceConfig()  # (the budget's hook is in it)
+        trace = bot.http.http_trace or aiohttp.TraceConfig()
         trace.on_request_end.append(self._response)
         bot.http.http_trace = trace  # (discord.py's public hook: its session is made at login)
         bot.remove_listener(bot.clicks.answer, "on_interaction")

@@ -8,7 +8,6 @@ import asyncio
 import contextvars
 from collections.abc import Coroutine
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -72,9 +71,9 @@ async def test_interaction_answers_and_first_attempts_take_no_retry_slot(
             assert bot.budget.retries == retries
 
 
-def start(method: str, url: str) -> SimpleNamespace:
-    """What aiohttp's request-start hook is given (the parts the budget reads)."""
-    return SimpleNamespace(method=method, url=URL(url))
+def start(method: str, url: str) -> tuple[str, URL]:
+    """What the connector tells the budget of a request aiohttp is about to send."""
+    return method, URL(url)
 
 
 async def test_only_the_requests_own_sends_count_even_from_a_context_it_left() -> None:
@@ -90,10 +89,10 @@ async def test_only_the_requests_own_sends_count_even_from_a_context_it_left() -
 
     async def request(route: Route, **_: object) -> None:
         await asyncio.sleep(0)  # its first wait: the rest goes on in a task of its own
-        await budget._sending(None, None, own)  # the first attempt
+        await budget.sending(*own)  # the first attempt
         first.set()
         await again.wait()
-        await budget._sending(None, None, own)  # discord.py's retry
+        await budget.sending(*own)  # discord.py's retry
 
     def in_caller(work: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         return caller.run(asyncio.ensure_future, work)
@@ -102,11 +101,11 @@ async def test_only_the_requests_own_sends_count_even_from_a_context_it_left() -
     assert not done
     task = in_caller(rest)
     await first.wait()
-    await in_caller(budget._sending(None, None, start(
+    await in_caller(budget.sending(*start(
         "POST", "https://discord.com/api/v10/interactions/3/t/callback")))  # the deferral
     assert budget.retries == 0, "the deferral is no retry of the request"
     again.set()
     await task
     assert budget.retries == 1, "the request's second send is"
-    await in_caller(budget._sending(None, None, own))
+    await in_caller(budget.sending(*own))
     assert budget.retries == 1, "the request is over: nothing counts for it any more"
