@@ -57,7 +57,7 @@ class _Attempts:
 
     A coroutine may go on in another task than the one it started in (cogs/timely.py runs an
     action's first steps in the caller's task): the caller's context then still holds this
-    after the request, and its own requests (an interaction's deferral) meet the hook while
+    after the request, and its own requests (an interaction's deferral) reach the connector while
     it runs. So only the request's own sends are counted (its method and URL), and none once
     it is ``over``."""
 
