@@ -115,11 +115,18 @@ class LamaBot(commands.AutoShardedBot):
         # one budget for every request Discord's global limit counts (bot/process/budget.py),
         # this process's share of it when several share the token
         self.budget = Budget.share(settings.lama_processes, http=self.http)
-        self.http.request = self.budget.wrap(self.http.request)  # type: ignore[method-assign]
+        self.budget.install(self.http)  # (its requests; their retries: login's connector)
         self.sessions.outbox.pacer = self.budget  # owed messages drawn once their slot comes
         self.resuming: asyncio.Task[None] | None = None
         self._stopping: asyncio.Future[None] | None = None
         self._lease_watch: asyncio.Task[None] | None = None
+
+    async def login(self, token: str) -> None:
+        """The budget's connector for discord.py's HTTP session (made at login, in the loop;
+        discord.py's option for one), so that its retries take their slots too."""
+        if self.http.connector is discord.utils.MISSING:
+            self.http.connector = self.budget.connector()
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         wiring = self.wiring

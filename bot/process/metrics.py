@@ -31,6 +31,7 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from yarl import URL
 
 from bot.process.logs import command_started
 from bot.process.settings import Unusable, parse_addr
@@ -47,7 +48,6 @@ STORE_CHECK_TIMEOUT = 5.0
 LAG_EVERY = 0.5  # seconds between event-loop lag samples
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 ANSWER = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
-OTHER_ROUTE = "interaction or webhook"  # requests made outside discord.py's HTTP client
 
 _SNOWFLAKE = re.compile(r"/\d{5,}(?=/|$)")
 _TOKEN = re.compile(r"^(/(?:interactions|webhooks)/\{id\})/[^/]+")
@@ -61,11 +61,16 @@ def route_template(path: str) -> str:
     return _TOKEN.sub(r"\1/{token}", path)
 
 
-_route: contextvars.ContextVar[str] = contextvars.ContextVar("lama_route", default=OTHER_ROUTE)
+# the request discord.py's client is making in this task: its route template, method and URL
+# (a coroutine may go on in another task, cogs/timely.py: the context it left keeps this, so
+# a request is labelled by it only when it is that request)
+_route: contextvars.ContextVar[tuple[str, str, URL] | None] = contextvars.ContextVar(
+    "lama_route", default=None)
 
 METRIC_NAMES = (
     "lama_games_running", "lama_games_finished_total", "lama_interaction_seconds",
     "lama_rest_requests_total", "lama_rest_429_total", "lama_budget_wait_seconds_total",
+    "lama_budget_retries_total",
     "lama_outbox_backlog", "lama_outbox_oldest_seconds", "lama_store_transaction_seconds",
     "lama_ai_think_seconds", "lama_gateway_latency_seconds", "lama_event_loop_lag_seconds",
 )
@@ -111,7 +116,7 @@ class Metrics:
         if hasattr(ai, "choose"):
             ai.choose = self._timed(ai.choose, self.thinking)
         bot.http.request = self._rest(bot.http.request)  # type: ignore[method-assign]
-        trace = aiohttp.TraceConfig()
+        trace = bot.http.http_trace or aiohttp.TraceConfig()
         trace.on_request_end.append(self._response)
         bot.http.http_trace = trace  # (discord.py's public hook: its session is made at login)
         bot.remove_listener(bot.clicks.answer, "on_interaction")
@@ -141,18 +146,20 @@ class Metrics:
     def _rest(self, request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def counted(route: discord.http.Route, *args: Any, **kwargs: Any) -> Any:
             self.requests.labels(route.method, route.path).inc()
-            token = _route.set(route.path)
+            _route.set((route.path, route.method.upper(), URL(route.url).with_query(None)))
             try:
                 return await request(route, *args, **kwargs)
-            finally:
-                _route.reset(token)
+            finally:  # (not a reset of the variable: this may be another task's context)
+                _route.set(None)
         return counted
 
     async def _response(self, _session: object, _context: object,
                         params: aiohttp.TraceRequestEndParams) -> None:
-        route = _route.get()
-        if route == OTHER_ROUTE:  # an interaction's answer or a webhook: discord.py's webhook
-            route = route_template(params.url.path)  # adapter, not its HTTP client
+        own = _route.get()
+        if own is not None and own[1:] == (params.method, params.url.with_query(None)):
+            route = own[0]
+        else:  # an interaction's answer or a webhook: discord.py's webhook adapter, not its
+            route = route_template(params.url.path)  # HTTP client
             self.requests.labels(params.method, route).inc()
         if params.response.status == 429:
             self.refused.labels(route).inc()
@@ -278,6 +285,10 @@ class _Pulled:
         yield CounterMetricFamily("lama_budget_wait_seconds", "Seconds requests waited for a "
                                   "slot of the request budget or their channel's bucket",
                                   value=bot.budget.waited)
+        yield CounterMetricFamily("lama_budget_retries", "discord.py's own retries of "
+                                  "counted requests (after a 429, a 5xx, a reset connection), "
+                                  "each of which took a slot of the budget",
+                                  value=bot.budget.retries)
         yield GaugeMetricFamily("lama_outbox_backlog", "Messages owed to channels, not yet "
                                 "delivered", value=len(self.metrics.owed()))
         yield GaugeMetricFamily("lama_outbox_oldest_seconds", "How long the oldest owed "

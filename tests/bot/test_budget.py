@@ -124,8 +124,11 @@ def test_processes_sharing_the_token_together_keep_to_one_budget() -> None:
 
 
 class Route:
-    def __init__(self, path: str) -> None:
-        self.path = path
+    """What the budget reads of discord.py's ``Route``."""
+
+    def __init__(self, path: str, method: str = "POST") -> None:
+        self.path, self.method = path, method
+        self.url = f"https://discord.com/api/v10{path}"
 
 
 async def test_counted_requests_take_a_slot_and_a_paid_one_goes_at_once() -> None:

@@ -3,14 +3,20 @@ fake Discord: the values move, labels carry no ids."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from pathlib import Path
+from types import SimpleNamespace
 
 import aiohttp
+import discord
 import prometheus_client
 from prometheus_client.parser import text_string_to_metric_families
+from yarl import URL
 
 from bot import create_bot
-from bot.process.metrics import METRIC_NAMES, route_template, serving_metrics
+from bot.process.metrics import METRIC_NAMES, Metrics, route_template, serving_metrics
+from cogs import timely
 from fakediscord import FakeDiscord
 from tests.bot.conftest import make_settings
 from tests.bot.test_restart import Table, take_turn
@@ -107,6 +113,8 @@ async def test_a_429_from_discord_moves_the_counter_of_its_route(tmp_path: Path)
     assert total(before, refused) == 0
     assert total(after, refused, route=route) == 1 and total(after, refused) == 1
     assert total(after, "lama_rest_requests_total", route=route) == 1  # a call, retry inside
+    assert total(before, "lama_budget_retries_total") == 0
+    assert total(after, "lama_budget_retries_total") == 1, "the retry took a slot of its own"
 
 
 def test_a_path_outside_discord_py_s_client_is_labelled_without_ids_or_tokens() -> None:
@@ -117,3 +125,24 @@ def test_a_path_outside_discord_py_s_client_is_labelled_without_ids_or_tokens() 
                           ) == "/webhooks/{id}/{token}/messages/{id}"
     assert route_template(f"/api/v10/webhooks/1577497652537/{token}/messages/@original") == (
         "/webhooks/{id}/{token}/messages/@original")
+
+
+async def test_a_request_that_went_on_in_another_task_labels_only_itself() -> None:
+    """cogs/timely.py runs an action's first steps in the clicking task and the rest in a
+    task of its own: the request's route stays in the clicking task's context, and neither
+    breaks the request nor labels that task's interaction answer afterwards."""
+    metrics = Metrics(SimpleNamespace())  # type: ignore[arg-type]
+    caller = contextvars.copy_context()
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=1)
+
+    async def request(route: discord.http.Route, **_: object) -> str:
+        await asyncio.sleep(0)  # its first wait: the rest goes on in a task of its own
+        return "sent"
+
+    done, rest = caller.run(timely._started, metrics._rest(request)(route))
+    assert not done and await caller.run(asyncio.ensure_future, rest) == "sent"
+    answer = SimpleNamespace(method="POST", response=SimpleNamespace(status=429),
+                             url=URL("https://discord.com/api/v10/interactions/"
+                                          "1577497652537327623/token/callback"))
+    await caller.run(asyncio.ensure_future, metrics._response(None, None, answer))
+    assert metrics.refused.labels("/interactions/{id}/{token}/callback")._value.get() == 1
