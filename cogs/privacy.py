@@ -183,9 +183,13 @@ class Privacy(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Servers the bot is in keep their data; then (once) the hourly sweep starts."""
+        """Servers the bot is in keep their data; then (once) the hourly sweep starts. Not
+        once the bot is stopping: a ready dispatched then would run on a closed store, after
+        the cog's unload had stopped the sweep."""
+        if self.bot.stopping:
+            return
         await self._back([g.id for g in self.bot.guilds])
-        if self._housekeeping is None:
+        if self._housekeeping is None and not self.bot.stopping:
             settings = self.bot.settings
             self._housekeeping = asyncio.create_task(housekeeping(
                 self.bot.store, self.bot.sessions.clock, settings.lama_guild_grace_days,

@@ -209,6 +209,11 @@ class LamaBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds (%s)", self.user, len(self.guilds),
                  self.shard_plan.describe())
 
+    @property
+    def stopping(self) -> bool:
+        """A close has begun (what starts now would outlive the store)."""
+        return self._stopping is not None
+
     async def close(self) -> None:
         """Stop cleanly (SIGTERM, Ctrl-C, tests): see :meth:`_shutdown`; safe to call twice."""
         if self._stopping is None:

@@ -135,3 +135,14 @@ async def test_invited_back_within_the_grace_keeps_everything(world: World) -> N
     assert rows_of(world.bot.settings.lama_db, world.guild.id) == before
     reply = await world.ana.slash(world.table, "lama privacy")  # and the bot answers there
     assert reply.message is not None and "forget-me" in reply.message.text
+
+
+async def test_a_ready_while_stopping_starts_no_sweep(world: World) -> None:
+    """A ready dispatched as the bot stops (its store closing) neither touches the store
+    nor starts the sweep that the cog's unload has just stopped."""
+    privacy = world.bot.get_cog("Privacy")
+    assert privacy is not None and privacy._housekeeping is not None
+    await world.bot.close()
+    assert privacy._housekeeping is None  # stopped by the unload
+    await privacy.on_ready()  # (the store is closed: touching it would raise)
+    assert privacy._housekeeping is None
