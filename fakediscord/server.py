@@ -99,6 +99,7 @@ async def _answer(
             if not fault.matches(method, path):
                 continue
             fault.hits += 1
+            fake.notifier.notify()  # (a test may wait for ``hits``: it is woken, not timed out)
             if fault.kind == "429":
                 return injected_429(method, path, fault.retry_after, is_global=fault.is_global)
             if fault.kind == "status":

@@ -25,7 +25,7 @@ from hypothesis import settings
 # tests that kill the bot mid-click use 3 s (tests/bot/helpers.py: KILLED_CLICK); everywhere
 # else a slow machine must not fail a test (the load benchmark counts answers
 # over 3 s on a quiet one).
-os.environ.setdefault("FAKEDISCORD_INTERACTION_TIMEOUT", "10")
+os.environ.setdefault("FAKEDISCORD_INTERACTION_TIMEOUT", "30")
 
 settings.register_profile("lama", max_examples=40, deadline=None)
 settings.register_profile("ci-deep", max_examples=1000, deadline=None)

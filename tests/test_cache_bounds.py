@@ -35,7 +35,7 @@ CONSTANT = {
     "bot.catalog.SOURCES", "bot.words.command_i18n.DISCORD_LOCALES",
     "bot.words.command_i18n.CONTEXTS",
     "bot.words.command_i18n.LANGUAGE_OF_LOCALE", "bot.words.i18n.DISCORD_LOCALES",
-    "bot.words.i18n.DIGITS", "bot.words.i18n.SIGNS", "bot.words.i18n.TURN_MARKERS",
+    "bot.words.i18n.DIGITS", "bot.words.i18n.TURN_MARKERS",
     "bot.pictures.faces.VALUE_RGB", "bot.pictures.faces._PIPS", "bot.ladder.ratings.AI_KEYS",
     "bot.sandbox.page.STATIC", "bot.sandbox.layout.AUTO_SELECTS",
     "bot.sandbox.process.DEFAULTS", "bot.sandbox.texts.PAGE",
@@ -137,6 +137,8 @@ def test_i18n_caches_hold_their_bound() -> None:
     locales = [(f"xx-{i}",) for i in range(i18n.LOCALES_KEPT + 5)]  # hostile locales: English
     assert fill(i18n.translator, locales) == i18n.LOCALES_KEPT
     assert i18n.translator("fr").language == "fr"
+    languages = [(language,) for language in i18n.LANGUAGES]
+    assert fill(i18n.signs, languages + languages) == len(i18n.LANGUAGES)
 
 
 def test_filled_texts_keep_the_newest() -> None:

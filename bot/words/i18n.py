@@ -23,7 +23,7 @@ out outside a sentence (a seat's chips, a place in a list) call it directly.
 Discord markup (``<@…>``, ``<#…>``, ``<t:…:R>``, custom emoji, URLs) and
 people's names (placeholders in :data:`VERBATIM`) keep their digits.
 
-Signs are the language's own too (CLDR's, through Babel: :data:`SIGNS`), for every signed
+Signs are the language's own too (CLDR's, through Babel: :func:`signs`), for every signed
 number shown (a skill, a round's ``+3``/``-2`` points, a negative total): negative numbers
 through :meth:`Translator.figures` and :meth:`Translator.decimal`, signed deltas through
 :meth:`Translator.signed`. Persian writes a LEFT-TO-RIGHT MARK then the MINUS SIGN U+2212
@@ -97,10 +97,17 @@ points at the name, which stands after it in reading order (to its left in a rig
 line). The sandbox's turn badge (bot/sandbox/static/turn.js) looks for either."""
 DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
 """Languages whose numbers are not written with Latin digits, and their digits."""
-SIGNS = {language: (get_minus_sign_symbol(language), get_plus_sign_symbol(language))
-         for language in LANGUAGES}
-"""Each language's minus and plus signs, as CLDR writes them: ``-``/``+``, and for Persian
-LRM + U+2212 MINUS SIGN / LRM + ``+`` (the choice: this module's docstring)."""
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def signs(language: str) -> tuple[str, str]:
+    """``language``'s minus and plus signs (one of :data:`LANGUAGES`), as CLDR writes them:
+    ``-``/``+``, and for Persian LRM + U+2212 MINUS SIGN / LRM + ``+`` (the choice: this
+    module's docstring). Read when a translator is first made, not at import: Babel's data
+    for the five languages cost 0.16 s of every process that imports this module."""
+    return get_minus_sign_symbol(language), get_plus_sign_symbol(language)
+
+
 VERBATIM = frozenset({"name", "other", "user"})
 """Placeholders that hold a person's name or id: shown exactly as given."""
 MARKUP = re.compile(
@@ -150,7 +157,7 @@ class Translator:
         self.language = language
         self.rtl = language in RTL
         self.turn_marker = TURN_MARKERS[self.rtl]
-        self.minus, self.plus = SIGNS.get(language, SIGNS[DEFAULT])
+        self.minus, self.plus = signs(language if language in LANGUAGES else DEFAULT)
         self._catalog = catalog
         self._digits = DIGITS.get(language)
 

@@ -17,7 +17,9 @@ from fakediscord.messages import EmbedField
 from game import ActionType, Game, PlayerView, player_view
 
 MENTION = re.compile(r"<@(\d+)>, it is your turn")
-WAIT = 10.0
+WAIT = 30.0
+"""A net for what the bot is to show next, never a pause: a wait ends as soon as it is shown
+(at a load average of 14-20 on two cores, 10 s missed a table's change in a whole game)."""
 KILLED_CLICK = 3.0
 """Discord's own 3 s, for tests whose bot is killed (or whose answer is made to fail)
 mid-click: the fake gives such a click up after it, as Discord does, instead of after the

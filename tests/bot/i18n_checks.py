@@ -9,7 +9,7 @@
 - **Digits.** :func:`latin_digits` finds Latin digits in a Persian text outside Discord
   markup (mentions, timestamps, custom emoji, links), whose digits are addresses.
 - **Signs.** :func:`bare_signs` finds a plus or minus sign before a Persian digit without the
-  LEFT-TO-RIGHT MARK that keeps it on the digits' left (bot/words/i18n.py ``SIGNS``).
+  LEFT-TO-RIGHT MARK that keeps it on the digits' left (bot/words/i18n.py ``signs``).
 - **French spacing.** :func:`french_spacing` finds ``: ; ! ? »`` without the narrow
   no-break space (U+202F) before them, and ``«`` without one after it.
 """

@@ -6,6 +6,7 @@ state, every round's table and the standings, in order."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from bot.policies.timers import DEFAULT_TURN_TIMEOUT
 from bot.sessions.outbox import Pacer
@@ -20,13 +21,16 @@ class Held:
     """The bot's pacer, held shut: the channel's owed messages wait for their slot (a spent
     edit bucket) until the test opens it."""
 
-    def __init__(self, inner: Pacer | None) -> None:
+    def __init__(self, inner: Pacer | None, wake: Callable[[], None] | None = None) -> None:
         self.inner = inner
         self.open = asyncio.Event()
         self.waiting = 0
+        self.wake = wake  # (e.g. the fake's notifier: a test waiting on ``waiting`` re-checks)
 
     async def slot(self, channel_id: int) -> None:
         self.waiting += 1
+        if self.wake is not None:
+            self.wake()
         await self.open.wait()
         if self.inner is not None:
             await self.inner.slot(channel_id)

@@ -36,7 +36,7 @@ from tests.bot.conftest import make_settings
 from tests.bot.helpers import action_buttons, settled
 from tests.bot.i18n_checks import bare_signs, french_spacing, latin_digits, watching
 
-WAIT = 10.0
+WAIT = 30.0  # a net, never a pause (tests/bot/helpers.py)
 MENTION = re.compile(r"<@(\d+)>")
 WORD = re.compile(r"[^\W\d_]{2,}")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")

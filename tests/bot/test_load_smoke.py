@@ -17,7 +17,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--games", "2", "--seconds", "15", "--actions-per-game", "8", "--think-mean", "0.05",
-         "--no-store"]
+         "--no-store", "--no-pin"]
+"""A few small games; ``--no-pin``: the suite's other workers keep both cores busy, and a bot
+pinned to one of them waited its turn there (the JSON run took 12 s on a quiet machine, up to
+34 s in a whole suite)."""
 JSON_KEYS = (
     "cpu_ms_per_move", "baseline_cpu_ms_per_move", "ratio_to_baseline", "rest_calls_per_move",
     "moves_per_second", "p50_ms", "p99_ms", "max_ms", "over_3s", "table_lag_p95_ms",

@@ -117,7 +117,7 @@ async def test_a_ping_its_player_answered_before_it_went_out_is_never_posted(
     trace in the channel)."""
     session, ben = await open_hands_at_bens_turn(world)
     outbox = world.bot.sessions.outbox
-    held = Held(outbox.pacer)
+    held = Held(outbox.pacer, world.fake.notifier.notify)
     outbox.pacer = held
     try:
         world.clock.advance(DEFAULT_TURN_TIMEOUT / 2)

@@ -161,7 +161,12 @@ async def test_concurrent_rematches_with_a_slow_game_read_open_one_lobby(world: 
 async def test_a_refusal_after_a_public_deferral_stays_private(world: World) -> None:
     """The database is busy (another process writes): /lama start is deferred publicly, the
     save fails; the refusal is shown to its member alone and the channel keeps nothing."""
-    await world.bot.store.db.execute("PRAGMA busy_timeout=0")  # type: ignore[attr-defined]
+    store: Any = world.bot.store
+    await store.db.execute("PRAGMA busy_timeout=0")
+    # a write the lock turns away waits on the store's thread, whose connection would wait
+    # 5 s (bot/store/sqlite_writer.py BUSY_TIMEOUT) for the other process before failing
+    writer = store._thread_writer
+    await writer.call(lambda: writer.conn.execute("PRAGMA busy_timeout=0"))
     with another_process_writing(world.bot.settings.lama_db), deferring_at_once():
         reply = await world.ana.slash(world.table, "lama start", target=20)
         assert reply.type == 5, "deferred while the store is busy"
