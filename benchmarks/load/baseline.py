@@ -7,10 +7,13 @@ it makes what lama makes after the play-loop work:
 
 1. the move's type-7 answer (UPDATE_MESSAGE): the clicker's hand, an embed and a View whose
    buttons route back through a ``DynamicItem``;
-2. the table edit (a channel message PATCH; a newer state replaces one not yet sent, as any
-   sane bot does when Discord's limits make it wait); the table and its edits are sent again
-   until they pass (discord.py gives up on a request after five 429s, which in the lobby
-   burst left games with no table, or one naming a player whose turn was over: stuck);
+2. the table edit (a newer state replaces one not yet sent, as any sane bot does when
+   Discord's limits make it wait): as lama does, the Start click is answered with the table
+   (a new message: no channel request), the lobby is shown started through ``/lama start``'s
+   token, and the table is edited through the Start click's token while it lives (14 of its
+   15 minutes), through the channel after that; the table and its channel edits are sent
+   again until they pass (discord.py gives up on a request after five 429s, which in the
+   lobby burst left games with no table, or one naming a player whose turn was over: stuck);
 3. the next player's hand edited through the interaction token that last answered them.
 
 With pictures (``BASELINE_IMAGES=on``, the benchmark's default, as lama's servers have them)
@@ -58,6 +61,7 @@ GAME = r"(?P<game>[0-9a-f]{1,32})"
 COLOUR = discord.Colour.from_rgb(222, 170, 60)
 ACTIONS = ("play", "draw", "pass")
 RETRY_AFTER_GIVING_UP = 1.0  # seconds (discord.py waited out each retry_after already)
+TOKEN_USED_FOR = 14 * 60.0  # seconds of an interaction token's 15 minutes (as lama)
 
 
 @dataclass
@@ -75,6 +79,9 @@ class Game:
     moves: int = 0
     table_id: int | None = None
     hands: dict[int, discord.Interaction] = field(default_factory=dict)
+    lobby: discord.Interaction | None = None  # /lama start's (its token edits the lobby)
+    answer: discord.Interaction | None = None  # the Start click's (its token edits the table)
+    answered_at: float = 0.0
     editing: bool = False
     dirty: bool = False
 
@@ -202,9 +209,20 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         if self.op == "start":
             game.started = True
         embed, view = lobby_view(game)
-        await interaction.response.edit_message(embed=embed, view=view)
-        if game.started:
+        if not game.started:
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
+        try:
+            answered = await interaction.response.send_message(**table_view(game))
+        except discord.HTTPException:  # (late: the channel posts it, as lama's outbox)
             await send_table(interaction.client, game)
+        else:
+            game.table_id, game.answer = answered.message_id, interaction
+            game.answered_at = asyncio.get_running_loop().time()
+            if game.dirty:  # (a move came before the answer's id: shown now)
+                await edit_table(interaction.client, game)
+        if game.lobby is not None:
+            await game.lobby.edit_original_response(embed=embed, view=view)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:hand:{GAME}"):
@@ -286,8 +304,14 @@ async def edit_table(client: discord.Client, game: Game) -> None:
     try:
         channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         while True:
+            if game.started and game.table_id is None:  # (the answer is under way)
+                game.dirty = True
+                break
             game.dirty = False
-            if game.table_id is not None:
+            if game.answer is not None and (asyncio.get_running_loop().time()
+                                            - game.answered_at < TOKEN_USED_FOR):
+                await game.answer.edit_original_response(**table_view(game))  # (not paced)
+            elif game.table_id is not None:
                 try:
                     await PACER.take()  # (a newer state may come meanwhile: it is drawn)
                     await channel.get_partial_message(game.table_id).edit(**table_view(game))
@@ -333,6 +357,7 @@ class Baseline(discord.Client):
             game = Game(secrets.token_hex(4), interaction.guild_id or 0,
                         interaction.channel_id or 0, [interaction.user.id],
                         {interaction.user.id: interaction.user.display_name})
+            game.lobby = interaction
             GAMES[game.channel_id] = game
             embed, view = lobby_view(game)
             await interaction.response.send_message(embed=embed, view=view)
