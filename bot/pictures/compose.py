@@ -116,7 +116,7 @@ def _code() -> pieces.Code | None:
     return pieces.build(tiles.face_indices(), CLEAR)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _cell(key: TileKey, width: int, height: int) -> pieces.Cell:
     """A tile centred in a grid cell, as :func:`_grid` pastes it."""
     tile = _tile(key)

@@ -17,18 +17,22 @@ same for every picture, padded to a byte by empty fixed blocks before it.
 
 ``compose.palette_png`` (zlib over the pasted image) is the straightforward encoder; the
 pictures here decode to exactly its pixels (tests/pictures/test_picture_pieces.py).
-May import: nothing of bot/ (the standard library only; compose gives it the pixels).
+May import: nothing of bot/ (the standard library, and numpy to cut a cell into pieces;
+compose gives it the pixels).
 """
 
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
+from itertools import accumulate, chain
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy (matplotlib's own) is imported at the first cell cut in pieces
+    import numpy as np
 
 MOD = 65521  # Adler-32's modulus
 MAX_MATCH = 258
@@ -44,6 +48,9 @@ DISTANCE_EXTRA = (0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9,
                   12, 12, 13, 13)
 CODE_LENGTH_ORDER = (16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15)
 EOB = 256
+LEFT_CODES = (10, 11, 12, 13)
+"""Distance codes of a copy from the cell to the left (33-128 bytes back: a chip's cell
+with its gap is 48, a framed card's 100), when it is the same tile."""
 MAX_STRIDE = 2046
 """The longest scanline (in bytes) whose pieces may copy from two rows above (distances up
 to 4,096, each with a code of whole bytes); a wider picture is compressed by zlib. Eight
@@ -141,10 +148,9 @@ def _fill(lengths: list[int], free: Sequence[int]) -> bool:
     return True
 
 
-def _lengths(literals: frozenset[int]) -> tuple[list[int], list[int]] | None:
-    """Code lengths of the literal/length and distance codes, every symbol a picture uses
-    byte-aligned with its extra bits; None if the literals leave no room (more than about
-    225 of them)."""
+def _lengths(literals: frozenset[int]) -> list[int] | None:
+    """Code lengths of the literal/length code, every symbol a picture uses byte-aligned
+    with its extra bits; None if the literals leave no room (more than about 225 of them)."""
     lit = [0] * 286
     for symbol in (*literals, EOB):
         lit[symbol] = 8
@@ -160,18 +166,39 @@ def _lengths(literals: frozenset[int]) -> tuple[list[int], list[int]] | None:
             lit[symbol] = was
     if not _fill(lit, [s for s in range(256) if s not in literals]):
         return None
+    return lit
+
+
+def _code_of(distance: int) -> int:
+    return max(c for c in range(30) if DISTANCE_BASE[c] <= distance)
+
+
+def _distance(shift: tuple[int, int], stride: int) -> int:
+    """The distance of a copy from ``shift`` (rows up, columns right); at least 1, for the
+    clear pictures narrower than a shift, which have no copies from above."""
+    dy, dx = shift
+    return max(1, dy * stride - dx)
+
+
+def _distance_lengths(stride: int) -> list[int]:
+    """Code lengths of the distance code for scanlines of ``stride`` bytes: each distance of
+    :data:`SHIFTS` byte-aligned with its extra bits, the row above's the shortest that fits,
+    then two rows above's, then the rest."""
+    order = sorted(SHIFTS, key=lambda s: (s[0] != 1, s[0] != 2, abs(s[1])))
+    wanted = list(dict.fromkeys([*(_code_of(_distance(s, stride)) for s in order),
+                                 *LEFT_CODES]))
     dist = [0] * 30
-    for code in range(24):  # distances up to 4,096: two scanlines of up to 2,046 bytes
+    for code in wanted:
         dist[code] = _aligned(DISTANCE_EXTRA[code])[-1]
-    # shorter codes for the row above at the commonest widths: 4-5 framed cards or 5 plain
-    # (385-512 bytes), 2-3 (129-256), 1 (65-128); two bytes for the rest
-    for code in (17, 15, 13, 16, 14, 12, 11, 10):
-        was, dist[code] = dist[code], _aligned(DISTANCE_EXTRA[code])[0]
-        if sum(1 << (15 - n) for n in dist if n) > 1 << 15:
+    for code in wanted:
+        for option in _aligned(DISTANCE_EXTRA[code]):
+            was, dist[code] = dist[code], option
+            if sum(1 << (15 - n) for n in dist if n) <= 1 << 15:
+                break
             dist[code] = was
-    if not _fill(dist, [c for c in range(30) if not dist[c]]):
-        return None
-    return lit, dist
+    filled = _fill(dist, [c for c in range(30) if not dist[c]])
+    assert filled  # (at most a dozen codes wanted: eighteen or more free)
+    return dist
 
 
 def _code_length_symbols(lengths: Sequence[int], repeats: bool) -> list[tuple[int, int, int]]:
@@ -261,70 +288,77 @@ def _header_bits(lit: Sequence[int], dist: Sequence[int],
 
 @dataclass(frozen=True, eq=False)
 class Code:
-    """The one deflate code of every picture here, as bytes to join."""
+    """The literal/length code of every picture here, as bytes to join."""
 
     literals: frozenset[int]
     clear: int  # the background's palette index
     literal: bytes  # a translate table: a palette index's 8-bit code
     length: tuple[bytes, ...]  # by match length: its length code and extra bits
-    distance_lit: tuple[int, ...]  # the distance code's code lengths
-    distance_codes: tuple[int, ...]
-    header: bytes
+    lengths: tuple[int, ...]  # its code lengths, for the header
     end: bytes  # end of block
-
-    def distance(self, d: int) -> bytes:
-        """Distance ``d``'s code and extra bits, whole bytes."""
-        code = max(c for c in range(30) if DISTANCE_BASE[c] <= d)
-        bits = _Bits()
-        n = self.distance_lit[code]
-        bits.put(_reverse(self.distance_codes[code], n), n)
-        bits.put(d - DISTANCE_BASE[code], DISTANCE_EXTRA[code])
-        return bits.bytes()
 
 
 def build(literals: Iterable[int], clear: int) -> Code | None:
     """The code for pictures of these palette indices on ``clear`` (the filter byte 0 is
     added); None if there are too many of them."""
     used = frozenset(literals) | {0, clear}
-    found = _lengths(used)
-    if found is None:
+    lit = _lengths(used)
+    if lit is None:
         return None
-    lit, dist = found
     codes = _canonical(lit)
     table = bytes(_reverse(codes[s], 8) if s in used else 0 for s in range(256))
     lengths = [b""] * (MAX_MATCH + 1)
     for length in range(3, MAX_MATCH + 1):
-        index = max(i for i in range(29) if LENGTH_BASE[i] <= length)
-        if length == MAX_MATCH:
-            index = 28
+        index = 28 if length == MAX_MATCH else max(i for i in range(28)
+                                                   if LENGTH_BASE[i] <= length)
         bits = _Bits()
         n = lit[257 + index]
         bits.put(_reverse(codes[257 + index], n), n)
         bits.put(length - LENGTH_BASE[index], LENGTH_EXTRA[index])
         lengths[length] = bits.bytes()
     return Code(literals=used, clear=clear, literal=table, length=tuple(lengths),
-                distance_lit=tuple(dist), distance_codes=tuple(_canonical(dist)),
-                header=_header(lit, dist), end=bytes([_reverse(codes[EOB], 8)]))
+                lengths=tuple(lit), end=bytes([_reverse(codes[EOB], 8)]))
 
+
+@lru_cache(maxsize=64)
+def _for_stride(code: Code, stride: int) -> tuple[bytes, tuple[bytes, ...]]:
+    """For scanlines of ``stride`` bytes: the block's header, and the code of each distance
+    of :data:`SHIFTS` (whole bytes)."""
+    dist = _distance_lengths(stride)
+    codes = _canonical(dist)
+    far = []
+    for shift in SHIFTS:
+        distance = _distance(shift, stride)
+        c = _code_of(distance)
+        bits = _Bits()
+        bits.put(_reverse(codes[c], dist[c]), dist[c])
+        bits.put(distance - DISTANCE_BASE[c], DISTANCE_EXTRA[c])
+        far.append(bits.bytes())
+    return _header(code.lengths, dist), tuple(far)
 
 
 # ---- pieces --------------------------------------------------------------------------------
 
 
-SHIFTS = ((0, -1), (0, -2), (0, -3), (0, -4), (1, 0), (1, -1), (1, 1), (1, -2), (1, 2),
-          (1, -3), (1, 3), (2, 0))
+SHIFTS = ((0, -1), (1, 0), (1, -1), (1, 1), (1, -2), (1, 2), (2, 0))
 """Where a copy may come from, as (rows up, columns right) of the byte it starts at: the
-same row a few bytes back (distances 1-4, whatever the width), the row above straight or
-up to 3 columns aside (anti-aliased edges move sideways a pixel a row), two rows above."""
+byte before (a run), the row above straight or up to 2 columns aside (anti-aliased edges
+move sideways a pixel or two a row), two rows above. (Farther aside and 2-4 bytes back
+in the row were tried: 1-2% smaller pictures, a third more time to cut each cell.)"""
+
+
+ROW_END = 255
 
 
 @dataclass(frozen=True)
 class _Segment:
-    """A cell's rows with the clear after each: per row, its code as bytes and, where a copy
-    from a row above goes, the index in :data:`SHIFTS` of its distance (which depends on
-    the picture's width); and sums of its bytes for the Adler-32."""
+    """A cell's rows with the clear after each, compactly: its code, every row's in turn,
+    in pieces that end where a copy's distance goes (which depends on the picture's
+    width) or where a row ends; and sums of its bytes for the Adler-32."""
 
-    rows: tuple[tuple[bytes | int, ...], ...]
+    code: bytes
+    ends: array  # where each piece of ``code`` ends
+    after: bytes  # after each piece: the index in SHIFTS of a distance, or ROW_END
     total: int  # Σ of every byte
     by_row: int  # Σ row index × the row's byte sum
     by_column: int  # Σ column × byte
@@ -333,6 +367,8 @@ class _Segment:
 def _longest(pixels: np.ndarray) -> tuple[list[list[int]], list[list[int]]]:
     """For every byte, the longest copy (capped at 258) from one of :data:`SHIFTS` that
     reproduces the bytes from it, and which shift; the first shift of the longest wins."""
+    import numpy as np
+
     h, n = pixels.shape
     columns = np.arange(n)
     found = np.zeros((len(SHIFTS), h, n), dtype=np.int32)
@@ -365,13 +401,8 @@ def _row_code(code: Code, row: bytes, lengths: list[int], shifts: list[int]
             continue
         out += row[literal_from:i].translate(code.literal)
         out += code.length[length]
-        dy, dx = SHIFTS[shifts[i]]
-        if dy:
-            parts.append(bytes(out))
-            parts.append(shifts[i])
-            out = bytearray()
-        else:
-            out += code.distance(-dx)
+        parts += (bytes(out), shifts[i])
+        out = bytearray()
         i += length
         literal_from = i
     out += row[literal_from:].translate(code.literal)
@@ -379,10 +410,12 @@ def _row_code(code: Code, row: bytes, lengths: list[int], shifts: list[int]
     return tuple(parts)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _segment(code: Code, cell: Cell, tail: int) -> _Segment | None:
     """``cell`` with ``tail`` clear pixels after each row; None if it has a colour the code
     lacks."""
+    import numpy as np
+
     if cell.pixels.translate(None, bytes(sorted(code.literals))):
         return None
     pixels = np.full((cell.height, cell.width + tail), code.clear, dtype=np.uint8)
@@ -391,21 +424,76 @@ def _segment(code: Code, cell: Cell, tail: int) -> _Segment | None:
     lengths, shifts = _longest(pixels)
     rows = [row.tobytes() for row in pixels]
     sums = pixels.sum(axis=1, dtype=np.int64)
-    return _Segment(rows=tuple(_row_code(code, row, lengths[r], shifts[r])
-                               for r, row in enumerate(rows)),
+    pieces: list[bytes] = []
+    after = bytearray()
+    for r, row in enumerate(rows):
+        parts = _row_code(code, row, lengths[r], shifts[r])
+        pieces += parts[::2]
+        after += bytes(parts[1::2]) + bytes([ROW_END])
+    ends = array("I", accumulate(map(len, pieces)))
+    return _Segment(code=b"".join(pieces), ends=ends, after=bytes(after),
                     total=int(sums.sum()), by_row=int((sums * np.arange(len(rows))).sum()),
                     by_column=int((pixels.astype(np.int64) * np.arange(pixels.shape[1])).sum()))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _rows(code: Code, cell: Cell, tail: int, stride: int) -> tuple[bytes, ...] | None:
     """The segment's code row by row, for scanlines of ``stride`` bytes."""
     segment = _segment(code, cell, tail)
     if segment is None:
         return None
-    far = [code.distance(dy * stride - dx) for dy, dx in SHIFTS]
-    return tuple(b"".join(p if isinstance(p, bytes) else far[p] for p in row)
-                 for row in segment.rows)
+    far = _for_stride(code, stride)[1]
+    once: dict[bytes, bytes] = {}  # equal rows as one object (a card's plain rows are many)
+    rows: list[bytes] = []
+    row = bytearray()
+    start = 0
+    for end, then in zip(segment.ends, segment.after, strict=True):
+        row += segment.code[start:end]
+        start = end
+        if then == ROW_END:
+            done = bytes(row)
+            rows.append(once.setdefault(done, done))
+            row.clear()
+        else:
+            row += far[then]
+    return tuple(rows)
+
+
+@lru_cache(maxsize=256)
+def _far(code: Code, stride: int, distance: int) -> bytes:
+    """Distance ``distance``'s code and extra bits in the code for ``stride`` (whole bytes:
+    a distance of :data:`SHIFTS` or :data:`LEFT_CODES`)."""
+    dist = _distance_lengths(stride)
+    c = _code_of(distance)
+    bits = _Bits()
+    bits.put(_reverse(_canonical(dist)[c], dist[c]), dist[c])
+    bits.put(distance - DISTANCE_BASE[c], DISTANCE_EXTRA[c])
+    return bits.bytes()
+
+
+def _clear_run(code: Code, stride: int, count: int) -> bytes:
+    """``count`` clear bytes: one, then repeats of it."""
+    if not count:
+        return b""
+    out = bytearray([code.literal[code.clear]])
+    left = count - 1
+    while left >= 3:
+        take = min(left, MAX_MATCH) if left - MAX_MATCH >= 3 or left <= MAX_MATCH else left - 3
+        out += code.length[take] + _far(code, stride, 1)
+        left -= take
+    out += bytes([code.literal[code.clear]]) * left
+    return bytes(out)
+
+
+@lru_cache(maxsize=128)
+def _twin(code: Code, cell: Cell, gap: int, tail: int, stride: int) -> tuple[bytes, ...]:
+    """The rows of a cell the same as the one to its left (a hand's pairs): each a copy of
+    the cell to the left's row, then its clear tail."""
+    pitch = cell.width + gap
+    if tail == gap:
+        return (code.length[pitch] + _far(code, stride, pitch),) * cell.height
+    row = code.length[cell.width] + _far(code, stride, pitch) + _clear_run(code, stride, tail)
+    return (row,) * cell.height
 
 
 @lru_cache(maxsize=64)
@@ -413,7 +501,7 @@ def _blank(code: Code, width: int) -> bytes:
     """One clear scanline: its filter byte, a clear pixel, then repeats of it."""
     out = bytearray(code.literal[0:1] + bytes([code.literal[code.clear]]))
     left = width - 1
-    repeat = code.distance(1)
+    repeat = _for_stride(code, width + 1)[1][SHIFTS.index((0, -1))]
     while left >= 3:
         take = min(left, MAX_MATCH) if left - MAX_MATCH >= 3 or left <= MAX_MATCH else left - 3
         out += code.length[take] + repeat
@@ -427,7 +515,7 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
     None where this code cannot write it (zlib then does)."""
     stride = width + 1
     up = stride <= MAX_STRIDE
-    parts = [code.header]
+    parts = [_for_stride(code, stride)[0] if up else b""]
     filter_byte = code.literal[0:1]
     total = weighted = base = 0  # Σ bytes, Σ position × byte, the band's first byte
     for band in bands:
@@ -448,6 +536,8 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
             rows = _rows(code, cell, tail, stride)
             if segment is None or rows is None or not up:
                 return None
+            if k and cell is cells[k - 1] and cell.width + band.gap <= MAX_MATCH:
+                rows = _twin(code, cell, band.gap, tail, stride)
             columns.append(rows)
             total += segment.total
             weighted += (base + x) * segment.total + stride * segment.by_row + segment.by_column
