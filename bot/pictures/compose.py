@@ -3,7 +3,7 @@
 Keys are what a picture shows (the cards and which are playable), never the message,
 so every player holding the same hand at the same moment shares one render. Hands and
 racks are grids of palette tiles (bot.pictures.tiles): their 8-bit PNG is joined from
-pieces compressed once per tile (bot.pictures.pieces), about a seventh of the CPU of
+pieces compressed once per tile (bot.pictures.pieces), about a quarter of the CPU of
 pasting the tiles and compressing the picture with zlib, which stays as the
 straightforward way (``PIECES = False``, and where pieces cannot write a picture).
 """
@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.pictures import pieces, tiles
+from bot.pictures import deflate, pieces, tiles
 from bot.pictures.faces import CARD_H, CARD_W, CHIP, DIE, Mark, card_face, die_face
 from bot.pictures.tiles import CLEAR, canvas, card_tile, chip_tile, die_tile, palette_bytes
 from game import Card
@@ -109,11 +109,11 @@ def _tile(key: TileKey) -> Image.Image:
 
 
 @lru_cache(maxsize=1)
-def _code() -> pieces.Code | None:
+def _code() -> deflate.Code | None:
     """The deflate code of every hand and rack, for every colour the faces use (every tile
     drawn now, once a process: about 25 ms, tiles the pictures use anyway)."""
     tiles.warm()
-    return pieces.build(tiles.face_indices(), CLEAR)
+    return deflate.build(tiles.face_indices(), CLEAR)
 
 
 @lru_cache(maxsize=256)
