@@ -180,6 +180,11 @@ def _segment(code: Code, cell: Cell, tail: int) -> _Segment | None:
                     by_column=int((pixels.astype(np.int64) * np.arange(pixels.shape[1])).sum()))
 
 
+def prepare(code: Code, cell: Cell, tail: int) -> None:
+    """Cut ``cell`` with ``tail`` clear pixels after each row into pieces now."""
+    _segment(code, cell, tail)
+
+
 @lru_cache(maxsize=512)
 def _rows(code: Code, cell: Cell, tail: int, stride: int) -> tuple[bytes, ...] | None:
     """The segment's code row by row, for scanlines of ``stride`` bytes."""
