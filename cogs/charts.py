@@ -46,13 +46,13 @@ async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
 
 
 async def warm_charts() -> None:
-    """matplotlib loaded and the charts' figure styled on the charts' thread, off the event
-    loop (bot/pictures/chart.py's ``warm``), then the hand pictures' tiles cut into pieces
-    there (bot/pictures/compose.py's ``warm``): ``python -m bot`` starts it with the
-    process."""
+    """The hand pictures' tiles cut into pieces (bot/pictures/compose.py's ``warm``, 0.2 s:
+    the first hands need them), then matplotlib loaded and the charts' figure styled (the
+    first chart is a game away), on the charts' thread, off the event loop: ``python -m
+    bot`` starts it with the process."""
     loop = asyncio.get_running_loop()
-    await loop.run_in_executor(CHARTS, warm_chart)
     await loop.run_in_executor(CHARTS, warm_pictures)
+    await loop.run_in_executor(CHARTS, warm_chart)
 
 
 def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:
