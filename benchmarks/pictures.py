@@ -85,9 +85,8 @@ def cold_renders(drawn: list[Callable[[], bytes]]) -> tuple[list[float], list[fl
 
 def renders(count: int) -> None:
     started = time.process_time()
-    tiles.warm()
-    compose._code()
-    print(f"warm-up (every face's tile and the pieces' code, once per process): "
+    compose.warm()  # (as python -m bot does at start-up)
+    print(f"warm-up (every face's tile, cut into pieces, once per process): "
           f"{(time.process_time() - started) * 1000:.0f} ms")
     print(f"{'rule set':<10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'hit ms':>7} "
           f"{'p95 KB':>7} {'max KB':>7}")
