@@ -45,6 +45,7 @@ import io
 import logging
 import re
 import unicodedata
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
@@ -68,10 +69,10 @@ LOCALES_KEPT = 64
 FILLED_KEPT = 4096
 """Filled texts kept (the newest): a table or a hand is drawn again at every move with
 mostly the same lines (seats, cards, counts, names), each filled once, not at every draw."""
-_FILLED: dict[tuple[object, ...], str] = {}
+_FILLED: OrderedDict[tuple[object, ...], str] = OrderedDict()
 NAMES_KEPT = 1024
 """Names as shown (the newest): every seat of the games running at once."""
-_NAMES: dict[tuple[bool, bool, str], str] = {}
+_NAMES: OrderedDict[tuple[bool, bool, str], str] = OrderedDict()
 """Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
@@ -230,7 +231,7 @@ class Translator:
         if shown is None:
             shown = _NAMES[key] = self._isolate_name(escape(text))
             if len(_NAMES) > NAMES_KEPT:  # the oldest goes
-                del _NAMES[next(iter(_NAMES))]
+                _NAMES.popitem(last=False)
         return shown
 
     def plain(self, text: str) -> str:
@@ -256,8 +257,8 @@ class Translator:
             return _FILLED[key]
         except KeyError:
             text = _FILLED[key] = self._filled(names, template, params)
-            if len(_FILLED) > FILLED_KEPT:  # the oldest goes (dicts keep insertion order)
-                del _FILLED[next(iter(_FILLED))]
+            if len(_FILLED) > FILLED_KEPT:  # the oldest goes
+                _FILLED.popitem(last=False)
             return text
         except TypeError:  # a value that cannot be a key: filled, not kept
             return self._filled(names, template, params)
