@@ -154,6 +154,14 @@ def test_filled_texts_keep_the_newest() -> None:
     assert len(i18n._FILLED) == i18n.FILLED_KEPT
 
 
+def test_a_translators_templates_hold_their_bound() -> None:
+    tr = i18n.Translator("en", i18n.translator("en")._catalog)
+    for i in range(i18n.TEMPLATES_KEPT + 50):
+        assert tr(f"{{n}} thing {i}", n=i) == f"{i} thing {i}"
+    assert len(tr._templates) <= i18n.TEMPLATES_KEPT
+    assert tr("Your hand: {cards}", cards="x") == "Your hand: x"
+
+
 def test_names_keep_the_newest() -> None:
     tr = i18n.translator("fa")
     i18n._NAMES.clear()

@@ -161,6 +161,8 @@ class Translator:
         self.minus, self.plus = signs(language if language in LANGUAGES else DEFAULT)
         self._catalog = catalog
         self._digits = DIGITS.get(language)
+        self._templates: dict[str, tuple[str, tuple[str, ...]]] = {}  # msgid -> translated
+        # template and its placeholders: a move asks for about 30 texts, nearly all seen before
 
     def figures(self, value: object) -> str:
         """``value`` as text with this language's digits (markup and links left as they are);
@@ -181,7 +183,14 @@ class Translator:
         return "".join(out)
 
     def __call__(self, message: str, /, **params: object) -> str:
-        return self._fill(self._catalog.gettext(message), params)
+        found = self._templates.get(message)
+        if found is None:
+            if len(self._templates) >= TEMPLATES_KEPT:  # (msgids are the code's own: never)
+                self._templates.clear()
+            template = self._catalog.gettext(message)
+            found = self._templates[message] = (template, _fields(template))
+        template, names = found
+        return self._filled_kept(names, template, params) if names else template
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of ``singular``/``plural`` for ``n``; ``{n}`` is filled too."""
@@ -250,8 +259,11 @@ class Translator:
 
     def _fill(self, template: str, params: dict[str, object]) -> str:
         names = _fields(template)
-        if not names:
-            return template
+        return self._filled_kept(names, template, params) if names else template
+
+    def _filled_kept(self, names: tuple[str, ...], template: str, params: dict[str, object]
+                     ) -> str:
+        """``template`` filled, from :data:`_FILLED` when it was filled so before."""
         try:  # (the types too: True == 1, and its text is not 1's)
             key = (self.language, template, *params.items(), *map(type, params.values()))
             return _FILLED[key]
