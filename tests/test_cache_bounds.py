@@ -47,7 +47,7 @@ CONSTANT = {
     "cogs.language.LANGUAGE_NAMES", "cogs.language.CHOICES", "cogs.lobby.VARIANTS",
     "cogs.lobby.AI_SEATS",
     "cogs.hand_view.STYLES", "cogs.hand_view.LEGEND", "cogs.hand_view.LABELS",
-    "cogs.hand_view.SYMBOL_EMOJI",
+    "cogs.hand_view.SYMBOL_EMOJI", "cogs.hand_view._MARKS",
     "cogs.stats.VARIANTS", "game.actions.SIMPLE",
     "game.ai.evaluate.ROUND_SPREAD", "game.ai.evaluate.LEADER_PACE", "game.ai.hard.STRATEGIES",
     "game.ai.hard.ITERATIONS", "game.ai.hard.STEPS", "game.ai.hard.PLAYOUT_STRATEGIES",
