@@ -60,7 +60,8 @@ CONSTANT = {
     "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
     "game.rules.dice_tiles.TAKE_ACTIONS",
     "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
-    "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
+    "game.rules.kadabra.DECK_COUNTS", "game.rules.kadabra_uniform.PLAYABLE_ON",
+    "game.rules.shedding.PLAYABLE_ON",
     "game.rules.shedding.PLAY_ACTIONS", "game.rules.tutorial.PLAY_ACTIONS",
     "game.rules.tutorial.CARD_ITEMS",
     # registries and start-up tables: one entry per rule set, AI, card face
