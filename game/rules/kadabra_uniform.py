@@ -9,12 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from game import rng
 from game.actions import ActionType
-from game.cards import LLAMA_CARD, ONE, Card, Symbol, hand_points
+from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.rules.base import HAND_SIZE, end_round, gain_white
-from game.rules.items import BLACK_POINTS
+from game.rules.items import BLACK_POINTS, chips_scored
 from game.rules.kadabra_magic import (
     SHOW_THRESHOLD,
     STARTING_WHITE,
+    TOKEN_POINTS,
     forced_draw,
     give,
     stage_chip,
@@ -244,21 +245,11 @@ def play_game(
             seat = after[seat]
             while quit_[seat]:
                 seat = after[seat]
-        for other in seats:  # score_round, without a breakdown
-            if other == emptied:  # return_chip
-                if black[other]:
-                    black[other] -= 1
-                elif white[other]:
-                    white[other] -= 1
-                continue
-            numbers, llama = hand_points(hands[other])
-            total = white[other] + numbers
-            black[other] += total // BLACK_POINTS + llama
-            white[other] = total % BLACK_POINTS
+        scores = chips_scored(hands, white, black, emptied)  # score_round, no breakdown
         if token is not None:  # score_extras: the token's holder takes a black chip
             black[token] += 1
+            scores[token] += TOKEN_POINTS
             token = None
-        scores = [white[s] + BLACK_POINTS * black[s] for s in seats]
         if max(scores) >= target:
             best = min(scores)
             return tuple([s for s in seats if scores[s] == best]), scores, actions, round_no
