@@ -75,7 +75,7 @@ CONSTANT = {
     "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
     "game.rng._SEAT_DEALS",  # the same, a deal per first player in each
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
-    "game.rules.tutorial.PENALTIES",
+    "game.rules.tutorial.PENALTIES", "game.rules.tutorial.AT_LEAST",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
 }
 """Filled at import or start-up, by the code's own tables: not caches."""
