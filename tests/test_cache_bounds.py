@@ -60,7 +60,8 @@ CONSTANT = {
     "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
     "game.rules.dice_tiles.TAKE_ACTIONS",
     "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
-    "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
+    "game.rules.kadabra.DECK_COUNTS", "game.rules.kadabra_uniform.PLAYABLE_ON",
+    "game.rules.shedding.PLAYABLE_ON",
     "game.rules.shedding.PLAY_ACTIONS", "game.rules.tutorial.PLAY_ACTIONS",
     "game.rules.tutorial.CARD_ITEMS",
     # registries and start-up tables: one entry per rule set, AI, card face
@@ -74,7 +75,7 @@ CONSTANT = {
     "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
     "game.rng._SEAT_DEALS",  # the same, a deal per first player in each
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
-    "game.rules.tutorial.PENALTIES",
+    "game.rules.tutorial.PENALTIES", "game.rules.tutorial.AT_LEAST",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
 }
 """Filled at import or start-up, by the code's own tables: not caches."""
