@@ -47,7 +47,7 @@ CONSTANT = {
     "cogs.language.LANGUAGE_NAMES", "cogs.language.CHOICES", "cogs.lobby.VARIANTS",
     "cogs.lobby.AI_SEATS",
     "cogs.hand_view.STYLES", "cogs.hand_view.LEGEND", "cogs.hand_view.LABELS",
-    "cogs.hand_view.SYMBOL_EMOJI",
+    "cogs.hand_view.SYMBOL_EMOJI", "cogs.hand_view._MARKS",
     "cogs.stats.VARIANTS", "game.actions.SIMPLE",
     "game.ai.evaluate.ROUND_SPREAD", "game.ai.evaluate.LEADER_PACE", "game.ai.hard.STRATEGIES",
     "game.ai.hard.ITERATIONS", "game.ai.hard.STEPS", "game.ai.hard.PLAYOUT_STRATEGIES",
@@ -153,6 +153,14 @@ def test_filled_texts_keep_the_newest() -> None:
     assert tr("{n} thing", n=True) == f"{fsi}True{pdi} thing"  # (not 1's text)
     assert tr("{n} thing", n=[1]) == f"{fsi}[۱]{pdi} thing"  # (not kept: not a key)
     assert len(i18n._FILLED) == i18n.FILLED_KEPT
+
+
+def test_a_translators_templates_hold_their_bound() -> None:
+    tr = i18n.Translator("en", i18n.translator("en")._catalog)
+    for i in range(i18n.TEMPLATES_KEPT + 50):
+        assert tr(f"{{n}} thing {i}", n=i) == f"{i} thing {i}"
+    assert len(tr._templates) <= i18n.TEMPLATES_KEPT
+    assert tr("Your hand: {cards}", cards="x") == "Your hand: x"
 
 
 def test_names_keep_the_newest() -> None:
