@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import sys
@@ -28,7 +27,7 @@ from pydantic import ValidationError
 from bot.app import create_bot
 from bot.process.client import LamaBot
 from bot.process.logs import setup_logging
-from bot.process.loop import freeze_startup_heap, run_loop
+from bot.process.loop import freeze_since, freeze_startup_heap, run_loop
 from bot.process.settings import Settings, Unusable, point_at
 from bot.store.sqlite import StoreError
 
@@ -66,8 +65,8 @@ async def run(settings: Settings, token: str) -> None:
         freezing: asyncio.Task[None] | None = None
         try:
             await bot.login(token)  # (discord.py's start: login, then connect)
-            await settle_before_connecting(warming)
-            freezing = asyncio.create_task(freeze_when_ready(bot, warming))
+            frozen = await settle_before_connecting(warming)
+            freezing = asyncio.create_task(freeze_when_ready(bot, warming, frozen))
             await bot.connect()
         finally:
             if freezing is not None:
@@ -97,8 +96,7 @@ async def settle_before_connecting(warming: asyncio.Task[None] | None,
     clicks as it connects, and a full collection of the whole start-up heap (100-120 ms on
     the load benchmark's core) then held up the answers of 200 lobbies opening, as did the
     warm-up's thread taking turns with the loop for the interpreter's lock. Once ready,
-    :func:`freeze_when_ready` collects again; with this heap frozen that walks only what
-    connecting added (the guilds' cache)."""
+    :func:`freeze_when_ready` freezes what connecting added (the guilds' cache)."""
     if warming is not None:
         done, _ = await asyncio.wait({warming}, timeout=wait)
         if not done:
@@ -111,26 +109,27 @@ async def settle_before_connecting(warming: asyncio.Task[None] | None,
     return True
 
 
-async def freeze_when_ready(bot: LamaBot, warming: asyncio.Task[None] | None = None) -> None:
+async def freeze_when_ready(bot: LamaBot, warming: asyncio.Task[None] | None = None,
+                            frozen: bool = False) -> None:
     """Once the guilds and games are loaded and the warm-up started with the process is
     over (``Wiring.warm``: the charts' matplotlib, 0.4 s of CPU and 50 MB, otherwise loaded
     at the first game's end, in the middle of the games), what start-up built leaves the
-    garbage collector's walks (bot/process/loop.py). Frozen already before connecting
-    (:func:`settle_before_connecting`), what came since is frozen without a collection.
+    garbage collector's walks (bot/process/loop.py). ``frozen``: it was, before connecting
+    (:func:`settle_before_connecting`), and what came since is frozen without a collection.
 
     The warm-up is awaited even when it outlived the wait before connecting: what it loads
     is frozen too."""
     await bot.wait_until_ready()
-    frozen_before = gc.get_freeze_count() > 0
     if warming is not None:
         try:
             await warming
         except Exception:  # (a chart then loads it at its first use, as before)
             log.exception("warming up failed")
-    started = time.perf_counter()
-    frozen = freeze_startup_heap(collect=not frozen_before)
-    log.info("start-up heap frozen: %d objects (%.0f ms)", frozen,
-             (time.perf_counter() - started) * 1000)
+    if frozen:
+        freeze_since()
+        log.info("what connecting built frozen too")
+    else:
+        log.info("start-up heap frozen: %d objects", freeze_startup_heap())
 
 
 def unreachable(settings: Settings, error: BaseException) -> str:
