@@ -87,7 +87,7 @@ def freeze_since() -> None:
     """A heap frozen once already (before connecting): what came since frozen too, without
     a collection first. A full one walked the guilds' cache (35,000 objects: 29 ms with 200
     lobbies opening at that moment in the load benchmark), for whatever cyclic garbage
-    connecting left, once; and counting the frozen objects walks all of them (13 ms)."""
+    connecting left, once; and counting the frozen objects walks all of them."""
     gc.freeze()
 
 
