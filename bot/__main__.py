@@ -17,6 +17,7 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from contextlib import AbstractAsyncContextManager
 
 import aiohttp
@@ -26,7 +27,7 @@ from pydantic import ValidationError
 from bot.app import create_bot
 from bot.process.client import LamaBot
 from bot.process.logs import setup_logging
-from bot.process.loop import freeze_startup_heap, run_loop
+from bot.process.loop import freeze_since, freeze_startup_heap, run_loop
 from bot.process.settings import Settings, Unusable, point_at
 from bot.store.sqlite import StoreError
 
@@ -61,11 +62,15 @@ async def run(settings: Settings, token: str) -> None:
     warming = asyncio.create_task(bot.wiring.warm()) if bot.wiring.warm is not None else None
     async with bot, observed(bot, settings):
         await bot.store.open()  # a bad database file is reported before contacting Discord
-        freezing = asyncio.create_task(freeze_when_ready(bot, warming))
+        freezing: asyncio.Task[None] | None = None
         try:
-            await bot.start(token)
+            await bot.login(token)  # (discord.py's start: login, then connect)
+            frozen = await settle_before_connecting(warming)
+            freezing = asyncio.create_task(freeze_when_ready(bot, warming, frozen))
+            await bot.connect()
         finally:
-            freezing.cancel()
+            if freezing is not None:
+                freezing.cancel()
 
 
 def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[object]:
@@ -77,18 +82,54 @@ def observed(bot: LamaBot, settings: Settings) -> AbstractAsyncContextManager[ob
     return serving_metrics(bot, settings.lama_metrics_addr)
 
 
-async def freeze_when_ready(bot: LamaBot, warming: asyncio.Task[None] | None = None) -> None:
+WARM_WAIT = 10.0
+"""Seconds the gateway connection waits for the warm-up at most (matplotlib building its
+font cache on a fresh machine takes longer: the bot connects, and freezes once ready)."""
+
+
+async def settle_before_connecting(warming: asyncio.Task[None] | None,
+                                   wait: float = WARM_WAIT) -> bool:
+    """Logged in and set up (games restored, cogs loaded), before the gateway connects: the
+    warm-up waited for and what start-up built frozen (bot/process/loop.py); whether it was.
+
+    Done here rather than once ready only: a client restarted under load gets its first
+    clicks as it connects, and a full collection of the whole start-up heap (100-120 ms on
+    the load benchmark's core) then held up the answers of 200 lobbies opening, as did the
+    warm-up's thread taking turns with the loop for the interpreter's lock. Once ready,
+    :func:`freeze_when_ready` freezes what connecting added (the guilds' cache)."""
+    if warming is not None:
+        done, _ = await asyncio.wait({warming}, timeout=wait)
+        if not done:
+            log.info("warming up takes long: connecting, the heap is frozen once ready")
+            return False
+    started = time.perf_counter()
+    frozen = freeze_startup_heap()
+    log.info("start-up heap frozen before connecting: %d objects (%.0f ms)", frozen,
+             (time.perf_counter() - started) * 1000)
+    return True
+
+
+async def freeze_when_ready(bot: LamaBot, warming: asyncio.Task[None] | None = None,
+                            frozen: bool = False) -> None:
     """Once the guilds and games are loaded and the warm-up started with the process is
     over (``Wiring.warm``: the charts' matplotlib, 0.4 s of CPU and 50 MB, otherwise loaded
     at the first game's end, in the middle of the games), what start-up built leaves the
-    garbage collector's walks (bot/process/loop.py)."""
+    garbage collector's walks (bot/process/loop.py). ``frozen``: it was, before connecting
+    (:func:`settle_before_connecting`), and what came since is frozen without a collection.
+
+    The warm-up is awaited even when it outlived the wait before connecting: what it loads
+    is frozen too."""
     await bot.wait_until_ready()
     if warming is not None:
         try:
             await warming
         except Exception:  # (a chart then loads it at its first use, as before)
             log.exception("warming up failed")
-    log.info("start-up heap frozen: %d objects", freeze_startup_heap())
+    if frozen:
+        freeze_since()
+        log.info("what connecting built frozen too")
+    else:
+        log.info("start-up heap frozen: %d objects", freeze_startup_heap())
 
 
 def unreachable(settings: Settings, error: BaseException) -> str:

@@ -169,11 +169,17 @@ def symbols_shown(view: PlayerView) -> list[str]:
     return keys
 
 
+_MARKS = {"star": SYMBOL_EMOJI["*"], "plus": SYMBOL_EMOJI["+"], "token": TOKEN, "white": WHITE,
+          "black": BLACK}
+
+
 def legend_line(tr: Translator, keys: Iterable[str]) -> str | None:
-    """One line naming what ``keys``' symbols mean, or None for none."""
-    marks = {"star": SYMBOL_EMOJI["*"], "plus": SYMBOL_EMOJI["+"], "token": TOKEN,
-             "white": WHITE, "black": BLACK}
-    parts = [tr(LEGEND[k], **marks) for k in LEGEND if k in set(keys)]
+    """One line naming what ``keys``' symbols mean, or None for none (the usual case: a
+    symbol is explained once a game)."""
+    wanted = set(keys)
+    if not wanted:
+        return None
+    parts = [tr(LEGEND[k], **_MARKS) for k in LEGEND if k in wanted]
     return "ℹ️ " + " · ".join(parts) if parts else None
 
 

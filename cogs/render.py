@@ -4,6 +4,7 @@ Components V2 in one place, cogs/layout.py). Never the full game state."""
 from __future__ import annotations
 
 import datetime
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,7 +201,7 @@ def ai_buttons(tr: Translator, game: str) -> list[LobbyButton]:
 SEAT_LINES_KEPT = 4096
 """Seat lines remembered (the newest): a seat's line changes only when that seat does or the
 turn comes to it or leaves it, so most of a table's lines are those of its last edit."""
-_SEAT_LINES: dict[tuple[object, ...], str] = {}
+_SEAT_LINES: OrderedDict[tuple[object, ...], str] = OrderedDict()
 
 
 def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
@@ -210,8 +211,8 @@ def seat_line(tr: Translator, view: PlayerView, seat: int, ai: bool) -> str:
     line = _SEAT_LINES.get(key)
     if line is None:
         line = _SEAT_LINES[key] = _seat_line(tr, view, seat, ai)
-        if len(_SEAT_LINES) > SEAT_LINES_KEPT:  # the oldest goes (dicts keep insertion order)
-            del _SEAT_LINES[next(iter(_SEAT_LINES))]
+        if len(_SEAT_LINES) > SEAT_LINES_KEPT:  # the oldest goes
+            _SEAT_LINES.popitem(last=False)
     return line
 
 
@@ -311,7 +312,7 @@ LOG_LINES_KEPT = 2048
 """Log lines remembered (the newest): a line is needed for the next few table edits of its
 game only, so this covers every game running at once; more only held finished games'
 events (up to 20,000 lines held was 10+ MB of a long run's memory)."""
-_LOG_LINES: dict[tuple[str, Event, tuple[str, ...]], str | None] = {}
+_LOG_LINES: OrderedDict[tuple[str, Event, tuple[str, ...]], str | None] = OrderedDict()
 
 
 def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None:
@@ -321,6 +322,6 @@ def log_line(tr: Translator, event: Event, names: tuple[str, ...]) -> str | None
     if key in _LOG_LINES:
         return _LOG_LINES[key]
     line = _LOG_LINES[key] = event_text(tr, event, names)
-    if len(_LOG_LINES) > LOG_LINES_KEPT:  # the oldest goes (dicts keep insertion order)
-        del _LOG_LINES[next(iter(_LOG_LINES))]
+    if len(_LOG_LINES) > LOG_LINES_KEPT:  # the oldest goes
+        _LOG_LINES.popitem(last=False)
     return line

@@ -47,7 +47,7 @@ CONSTANT = {
     "cogs.language.LANGUAGE_NAMES", "cogs.language.CHOICES", "cogs.lobby.VARIANTS",
     "cogs.lobby.AI_SEATS",
     "cogs.hand_view.STYLES", "cogs.hand_view.LEGEND", "cogs.hand_view.LABELS",
-    "cogs.hand_view.SYMBOL_EMOJI",
+    "cogs.hand_view.SYMBOL_EMOJI", "cogs.hand_view._MARKS",
     "cogs.stats.VARIANTS", "game.actions.SIMPLE",
     "game.ai.evaluate.ROUND_SPREAD", "game.ai.evaluate.LEADER_PACE", "game.ai.hard.STRATEGIES",
     "game.ai.hard.ITERATIONS", "game.ai.hard.STEPS", "game.ai.hard.PLAYOUT_STRATEGIES",
@@ -60,7 +60,8 @@ CONSTANT = {
     "game.rules.text.PARAGRAPHS", "game.rules.dice.TAKE_ACTIONS",
     "game.rules.dice_tiles.TAKE_ACTIONS",
     "game.rules.kadabra.PLAY_ACTIONS", "game.rules.kadabra.PLAYABLE_ON",
-    "game.rules.kadabra.DECK_COUNTS", "game.rules.shedding.PLAYABLE_ON",
+    "game.rules.kadabra.DECK_COUNTS", "game.rules.kadabra_uniform.PLAYABLE_ON",
+    "game.rules.shedding.PLAYABLE_ON",
     "game.rules.shedding.PLAY_ACTIONS", "game.rules.tutorial.PLAY_ACTIONS",
     "game.rules.tutorial.CARD_ITEMS",
     # registries and start-up tables: one entry per rule set, AI, card face
@@ -74,7 +75,7 @@ CONSTANT = {
     "game.rng._DEALS",  # per deck size and seat count (2-6): five per rule set's deck
     "game.rng._SEAT_DEALS",  # the same, a deal per first player in each
     "game.rules.classic.FOLLOWERS", "game.rules.tutorial.PLAY_VALUES",
-    "game.rules.tutorial.PENALTIES",
+    "game.rules.tutorial.PENALTIES", "game.rules.tutorial.AT_LEAST",
     "game.rules.CHIP_POINTS", "game.rules.UNKEPT",  # (game.rules.base's, re-exported)
 }
 """Filled at import or start-up, by the code's own tables: not caches."""
@@ -152,6 +153,14 @@ def test_filled_texts_keep_the_newest() -> None:
     assert tr("{n} thing", n=True) == f"{fsi}True{pdi} thing"  # (not 1's text)
     assert tr("{n} thing", n=[1]) == f"{fsi}[۱]{pdi} thing"  # (not kept: not a key)
     assert len(i18n._FILLED) == i18n.FILLED_KEPT
+
+
+def test_a_translators_templates_hold_their_bound() -> None:
+    tr = i18n.Translator("en", i18n.translator("en")._catalog)
+    for i in range(i18n.TEMPLATES_KEPT + 50):
+        assert tr(f"{{n}} thing {i}", n=i) == f"{i} thing {i}"
+    assert len(tr._templates) <= i18n.TEMPLATES_KEPT
+    assert tr("Your hand: {cards}", cards="x") == "Your hand: x"
 
 
 def test_names_keep_the_newest() -> None:

@@ -287,6 +287,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "main_thread_share": round(main_cpu / max(bot_cpu, 1e-9), 3),  # (rest: worker threads
         # drawing pictures or writing SQLite, AI processes), burst included
         "burst_s": round(burst_s, 1),
+        # the bot's CPU from the first /lama start until every lobby had started (the lobbies,
+        # joins and Start clicks, and the hands and moves already under way by then)
+        "burst_cpu_ms": (round(1000 * (burst_end[1] - cpu0)) if burst_end is not None
+                         else None),
         "bot_cpu_percent": round(100 * bot_cpu / elapsed),
         "rest_calls_per_move": round(rest / moves, 2),
         "uploads_per_move": round(uploads / moves, 2),  # requests carrying a file (pictures)

@@ -49,17 +49,23 @@ def drawn_on(message: discord.Message | None, custom_id: str, component_type: in
     sections, and a section's ``accessory``)."""
     if message is None:
         return False
-    return any(getattr(c, "custom_id", None) == custom_id and c.type.value == component_type
-               for c in _walk(message.components))
+    return _carries(message.components, custom_id, component_type)
 
 
-def _walk(components: Iterable[Any]) -> Iterable[Any]:
+def _carries(components: Iterable[Any], custom_id: str, component_type: int) -> bool:
+    """(Plain recursion, not nested generators: every click walks its message.)"""
     for component in components:
-        yield component
-        yield from _walk(getattr(component, "children", ()))  # rows, containers, sections
+        if (getattr(component, "custom_id", None) == custom_id
+                and component.type.value == component_type):
+            return True
+        children = getattr(component, "children", None)  # rows, containers, sections
+        if children and _carries(children, custom_id, component_type):
+            return True
         accessory = getattr(component, "accessory", None)  # a section's button
-        if accessory is not None:
-            yield accessory
+        if (accessory is not None and getattr(accessory, "custom_id", None) == custom_id
+                and accessory.type.value == component_type):
+            return True
+    return False
 
 
 class Clicks:

@@ -38,8 +38,13 @@ class Sql(Protocol):
 
 
 def size(params: Sequence[Any]) -> int:
-    """What a write hands over: a string's characters, 8 bytes for anything else."""
-    return sum(len(p) if isinstance(p, str) else 8 for p in params)
+    """What a write hands over: a string's characters, 8 bytes for anything else. (A plain
+    loop: counted at every statement of every move, a generator cost twice as much.)"""
+    total = 8 * len(params)
+    for p in params:
+        if isinstance(p, str):
+            total += len(p) - 8
+    return total
 
 
 class SqliteSql:

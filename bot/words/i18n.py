@@ -45,6 +45,7 @@ import io
 import logging
 import re
 import unicodedata
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
@@ -68,10 +69,10 @@ LOCALES_KEPT = 64
 FILLED_KEPT = 4096
 """Filled texts kept (the newest): a table or a hand is drawn again at every move with
 mostly the same lines (seats, cards, counts, names), each filled once, not at every draw."""
-_FILLED: dict[tuple[object, ...], str] = {}
+_FILLED: OrderedDict[tuple[object, ...], str] = OrderedDict()
 NAMES_KEPT = 1024
 """Names as shown (the newest): every seat of the games running at once."""
-_NAMES: dict[tuple[bool, bool, str], str] = {}
+_NAMES: OrderedDict[tuple[bool, bool, str], str] = OrderedDict()
 """Translators kept, by the locale asked for (Discord has about 30 locales)."""
 """Every language the bot speaks (``/lama config language`` offers these)."""
 RTL = frozenset({"fa"})
@@ -160,6 +161,8 @@ class Translator:
         self.minus, self.plus = signs(language if language in LANGUAGES else DEFAULT)
         self._catalog = catalog
         self._digits = DIGITS.get(language)
+        self._templates: dict[str, tuple[str, tuple[str, ...]]] = {}  # msgid -> translated
+        # template and its placeholders: a move asks for about 30 texts, nearly all seen before
 
     def figures(self, value: object) -> str:
         """``value`` as text with this language's digits (markup and links left as they are);
@@ -180,7 +183,14 @@ class Translator:
         return "".join(out)
 
     def __call__(self, message: str, /, **params: object) -> str:
-        return self._fill(self._catalog.gettext(message), params)
+        found = self._templates.get(message)
+        if found is None:
+            if len(self._templates) >= TEMPLATES_KEPT:  # (msgids are the code's own: never)
+                self._templates.clear()
+            template = self._catalog.gettext(message)
+            found = self._templates[message] = (template, _fields(template))
+        template, names = found
+        return self._filled_kept(names, template, params) if names else template
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of ``singular``/``plural`` for ``n``; ``{n}`` is filled too."""
@@ -230,7 +240,7 @@ class Translator:
         if shown is None:
             shown = _NAMES[key] = self._isolate_name(escape(text))
             if len(_NAMES) > NAMES_KEPT:  # the oldest goes
-                del _NAMES[next(iter(_NAMES))]
+                _NAMES.popitem(last=False)
         return shown
 
     def plain(self, text: str) -> str:
@@ -249,15 +259,18 @@ class Translator:
 
     def _fill(self, template: str, params: dict[str, object]) -> str:
         names = _fields(template)
-        if not names:
-            return template
+        return self._filled_kept(names, template, params) if names else template
+
+    def _filled_kept(self, names: tuple[str, ...], template: str, params: dict[str, object]
+                     ) -> str:
+        """``template`` filled, from :data:`_FILLED` when it was filled so before."""
         try:  # (the types too: True == 1, and its text is not 1's)
             key = (self.language, template, *params.items(), *map(type, params.values()))
             return _FILLED[key]
         except KeyError:
             text = _FILLED[key] = self._filled(names, template, params)
-            if len(_FILLED) > FILLED_KEPT:  # the oldest goes (dicts keep insertion order)
-                del _FILLED[next(iter(_FILLED))]
+            if len(_FILLED) > FILLED_KEPT:  # the oldest goes
+                _FILLED.popitem(last=False)
             return text
         except TypeError:  # a value that cannot be a key: filled, not kept
             return self._filled(names, template, params)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from game import rng
 from game.actions import QUIT, ROLL, Action, ActionType
-from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, hand_points, sort_cards
+from game.cards import LLAMA_CARD, PLAIN_VALUES, Card, sort_cards
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
 from game.rules.base import (
     HAND_SIZE,
@@ -29,7 +29,7 @@ from game.rules.dice_tiles import (
     TAKE_ACTIONS,
     remembered_discards,
 )
-from game.rules.items import BLACK_POINTS
+from game.rules.items import chips_scored
 from game.rules.registry import register
 from game.state import Phase, ResolveMode, RoundChance, State
 
@@ -234,18 +234,7 @@ class Dice(RuleSet):
                 seat = after[seat]  # next_active: the acting seat has not quit
                 while quit_[seat]:
                     seat = after[seat]
-            for other in range(players):  # score_round, without a breakdown
-                if other == emptied:
-                    if black[other]:
-                        black[other] -= 1
-                    elif white[other]:
-                        white[other] -= 1
-                    continue
-                numbers, llama = hand_points(hands[other])
-                total = white[other] + numbers
-                black[other] += total // BLACK_POINTS + llama
-                white[other] = total % BLACK_POINTS
-            scores = [white[s] + BLACK_POINTS * black[s] for s in range(players)]
+            scores = chips_scored(hands, white, black, emptied)  # score_round, no breakdown
             if max(scores) >= target:
                 best = min(scores)
                 winners = tuple([s for s in range(players) if scores[s] == best])

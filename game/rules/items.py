@@ -7,7 +7,9 @@ there, the items' tables here.
 
 from __future__ import annotations
 
-from game.cards import LLAMA, Card, sort_cards, value_token
+from collections.abc import Sequence
+
+from game.cards import LLAMA, Card, hand_points, sort_cards, value_token
 from game.events import ScoreItem, ScoreKind
 
 WHITE_POINTS = 1
@@ -81,3 +83,24 @@ def _score_item(value: int, cards: tuple[str, ...]) -> ScoreItem:
             _SCORE_ITEMS.clear()
         _SCORE_ITEMS[key] = item
     return item
+
+
+def chips_scored(
+    hands: Sequence[Sequence[Card]], white: list[int], black: list[int], emptied: int | None
+) -> list[int]:
+    """docs/rules.md §1 scoring on bare chip lists, without a breakdown (the fused whole
+    games': ``RuleSet.score_round``'s fast branch): the seat that ``emptied`` its hand
+    returns a chip, every other pays its hand's points in white chips (ten white make a
+    black) and a black chip for llamas. The seats' scores after it."""
+    for seat, hand in enumerate(hands):
+        if seat == emptied:  # return_chip: black if any, else white
+            if black[seat]:
+                black[seat] -= 1
+            elif white[seat]:
+                white[seat] -= 1
+            continue
+        numbers, llama = hand_points(hand)
+        total = white[seat] + numbers
+        black[seat] += total // BLACK_POINTS + llama
+        white[seat] = total % BLACK_POINTS
+    return [w + BLACK_POINTS * b for w, b in zip(white, black, strict=True)]

@@ -5,16 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from game import rng
 from game.actions import DRAW, QUIT, SKIP, Action, ActionType, play
 from game.cards import LLAMA_CARD, ONE, Card, Symbol
 from game.events import Event, EventKind, ScoreItem, ScoreKind, shared
-from game.rules.base import (
-    BLACK_POINTS,
-    end_round,
-    gain_white,
-    leave_round,
-    next_active,
+from game.rules.base import end_round, gain_white, leave_round, next_active
+from game.rules.kadabra_magic import (  # (TOKEN_POINTS and the rest: read from here too)
+    SHOW_THRESHOLD,
+    STARTING_WHITE,
+    TOKEN_POINTS,
+    forced_draw,
+    give,
+    has_gift,
+    recipients,
+    show_on,
+    stage_chip,
 )
+from game.rules.kadabra_uniform import play_game, play_round
 from game.rules.registry import register
 from game.rules.shedding import PLAY_ACTIONS, PLAYABLE_ON, Shedding
 from game.state import State
@@ -44,68 +51,7 @@ NOTHING: tuple[Action, ...] = ()
 GIFTS = tuple(play(ONE, to) for to in range(6))
 """A ``1`` given to each seat (a game has at most 6)."""
 
-STARTING_WHITE = 3
-SHOW_THRESHOLD = 5
-TOKEN_POINTS = BLACK_POINTS
-"""The magic token's holder at the end of a round takes one black chip."""
 TOKEN_ITEM = ScoreItem(ScoreKind.TOKEN, TOKEN_POINTS)
-KIND_PLAY, KIND_DRAW, KIND_SKIP = ActionType.PLAY, ActionType.DRAW, ActionType.SKIP
-KIND_QUIT, STAR, DRAWS = ActionType.QUIT, Symbol.STAR, Symbol.DRAW
-"""The fused round's enum members, read once (``ActionType.PLAY`` goes through
-``EnumType.__getattr__`` in Python 3.11: about 25 times a global's read, at every turn)."""
-
-
-def show_on(state: State) -> bool:
-    """docs/rules.md §2: the magic show is on while the stage holds 5 or more chips."""
-    return state.stage_white + state.stage_black >= SHOW_THRESHOLD
-
-
-def has_gift(state: State, seat: int) -> bool:
-    """Whether ``seat`` holds anything a ``1`` would make them give."""
-    return bool(state.white[seat] or state.token == seat or state.black[seat])
-
-
-def recipients(state: State, seat: int) -> list[int]:
-    """The players a ``1`` may give to: the others who have not quit."""
-    return [s for s in range(state.players) if s != seat and not state.quit[s]]
-
-
-def give(state: State, seat: int, to: int) -> str | None:
-    """§2 playing a 1: white, else the token, else black; what was given (``None``: nothing)."""
-    if state.white[seat]:
-        state.white[seat] -= 1
-        gain_white(state, to, 1)
-        return "white"
-    if state.token == seat:
-        state.token = to
-        return "token"
-    if state.black[seat]:
-        state.black[seat] -= 1
-        state.black[to] += 1
-        return "black"
-    return None
-
-
-def stage_chip(state: State, seat: int) -> str | None:
-    """§2 magic stage: an L puts one of the player's lowest chips on the stage (its colour)."""
-    if state.white[seat]:
-        state.white[seat] -= 1
-        state.stage_white += 1
-        return "white"
-    if state.black[seat]:
-        state.black[seat] -= 1
-        state.stage_black += 1
-        return "black"
-    return None
-
-
-def forced_draw(state: State, seat: int) -> int | None:
-    """§2 and fine points 8–9: the next player to take a turn draws one card (who drew)."""
-    target = next_active(state, seat)
-    if target is None or not state.draw_pile:
-        return None
-    state.hands[target].append(state.draw_pile.pop())
-    return target
 
 
 class Kadabra(Shedding):
@@ -178,99 +124,19 @@ class Kadabra(Shedding):
     def play_round_uniformly(
         self, state: State, draws: Sequence[Callable[[], float]], chance: Chance
     ) -> int:
-        """``fast_legal_actions``, the uniform pick and ``step`` fused, without building
-        actions: the pick's index is read against the listing's order (the plays, a giving
-        ``1`` once per recipient in its place, draw, skip, quit), then the chosen action's
-        effects are those of ``step``. ``simulate``'s ``random`` line-ups play this way."""
-        hands = state.hands
-        quit_ = state.quit
-        pile = state.draw_pile
-        white, black = state.white, state.black
-        seat = state.to_act
-        top = state.top
-        if seat is None or top is None:
-            return 0
-        n = state.players
-        after = [*range(1, n), 0]  # the seat after each (next_active, inlined)
-        left = quit_.count(False)
-        actions = 0
-        while True:
-            actions += 1
-            hand = hands[seat]
-            playable = PLAYABLE_ON[top]
-            plays = [c for c in dict.fromkeys(hand) if c in playable]
-            count = len(plays)
-            gifts: list[int] | None = None
-            if left > 1 and ONE in plays and (
-                white[seat] or state.token == seat or black[seat]
-                or state.stage_white + state.stage_black >= SHOW_THRESHOLD
-            ):  # a 1 that gives: once per recipient, in its place
-                gifts = [to for to in range(n) if to != seat and not quit_[to]]
-                listed = count - 1 + len(gifts)
-            else:
-                listed = count
-            can_draw = left > 1 and bool(pile)
-            can_skip = state.token == seat
-            pick = int(draws[seat]() * (listed + can_draw + can_skip + 1))
-            card: Card | None = None
-            give_to: int | None = None
-            if pick < listed:
-                if gifts is None:
-                    card = plays[pick]
-                else:
-                    at = plays.index(ONE)
-                    if pick < at:
-                        card = plays[pick]
-                    elif pick < at + len(gifts):
-                        card, give_to = ONE, gifts[pick - at]
-                    else:
-                        card = plays[pick - len(gifts) + 1]
-                kind = KIND_PLAY
-            else:
-                rest = pick - listed
-                if can_draw and rest == 0:
-                    kind = KIND_DRAW
-                elif can_skip and rest == can_draw:
-                    kind = KIND_SKIP
-                else:
-                    kind = KIND_QUIT
-            if (
-                state.stage_white + state.stage_black >= SHOW_THRESHOLD
-                and kind is not KIND_SKIP
-                and card is not LLAMA_CARD
-            ):  # the show's stage goes to whoever acts
-                staged_white, staged_black = state.stage_white, state.stage_black
-                state.stage_white = state.stage_black = 0
-                gain_white(state, seat, staged_white)
-                black[seat] += staged_black
-            if card is not None:
-                hand.remove(card)
-                state.top = top = card
-                if card is ONE:  # a card has at most one effect
-                    if give_to is not None:
-                        give(state, seat, give_to)
-                elif card is LLAMA_CARD:
-                    stage_chip(state, seat)
-                elif card.symbol is STAR:
-                    state.token = seat
-                elif card.symbol is DRAWS and hand:
-                    forced_draw(state, seat)
-                if not hand:
-                    end_round(state, seat, emptied=True)
-                    return actions
-            elif kind is KIND_DRAW:
-                hand.append(pile.pop())
-            elif kind is KIND_SKIP:
-                state.token = None
-            else:
-                quit_[seat] = True
-                left -= 1
-                if not left:
-                    end_round(state, seat)
-                    return actions
-            seat = after[seat]
-            while quit_[seat]:
-                seat = after[seat]
+        """:func:`~game.rules.kadabra_uniform.play_round`: listing, pick and ``step`` fused."""
+        return play_round(state, draws)
+
+    def play_game_uniformly(
+        self,
+        seed: str,
+        draws: Sequence[Callable[[], float]],
+        options: Mapping[str, int],
+        chance: Chance,
+        twister: rng.Twister,
+    ) -> tuple[tuple[int, ...], list[int], int, int]:
+        """:func:`~game.rules.kadabra_uniform.play_game`: the whole game fused."""
+        return play_game(seed, draws, options, twister, DECK)
 
     # ---- effects ---------------------------------------------------------
     def step(self, state: State, action: Action, chance: Chance) -> None:

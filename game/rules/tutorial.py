@@ -40,6 +40,11 @@ DECK: tuple[Card, ...] = tuple(card for card in PLAIN_VALUES for _ in range(8))
 """The deck, built once (every deal asks for it)."""
 PLAY_DECK: tuple[int, ...] = tuple(PLAY_VALUES[card] for card in DECK)
 """The deck as play values (L = 8), place for place: what a fused game shuffles and plays."""
+AT_LEAST: dict[int, frozenset[int]] = {
+    top: frozenset(v for v in PLAY_VALUES.values() if v >= top) for top in PLAY_VALUES.values()
+}
+"""For each top card's play value, the play values that may go on it (a fused game's turn
+intersects its hand with these)."""
 CARD_ITEMS = {
     card: ScoreItem(ScoreKind.CARD, -penalty(card), value=card.token, cards=(card.token,))
     for card in PLAIN_VALUES
@@ -253,7 +258,6 @@ class Tutorial(RuleSet):
         after = [*range(1, players), 0]
         actions = 0
         rounds = options["rounds"]
-        distinct = dict.fromkeys  # (read once: every turn lists its plays)
         for round_no in range(1, rounds + 1):
             first = (round_no - 1) % players  # first_player
             reseed(seed_of(f"{seed}:deck:{round_no}"))
@@ -263,11 +267,14 @@ class Tutorial(RuleSet):
             while True:
                 actions += 1
                 hand = hands[seat]
-                plays = [v for v in distinct(hand) if v >= top]
+                plays = AT_LEAST[top].intersection(hand)  # the plays, unordered
                 count = len(plays)
                 pick = int(draws[seat]() * (count + 2 if pile else count + 1))
-                if pick < count:
-                    top = plays[pick]
+                if pick < count:  # the plays in hand order (each value once)
+                    if count == 1:
+                        (top,) = plays
+                    else:
+                        top = sorted(plays, key=hand.index)[pick]
                     hand.remove(top)
                     if not hand:
                         break

@@ -74,7 +74,7 @@ class Fragments:
 def watching(monkeypatch: pytest.MonkeyPatch) -> Iterator[Fragments]:
     """Instrument :class:`Translator` for the duration (every language, every instance)."""
     fragments = Fragments()
-    call, plural, fill = Translator.__call__, Translator.plural, Translator._fill
+    call, plural, fill = Translator.__call__, Translator.plural, Translator._filled_kept
 
     def tr_call(self: Translator, message: str, /, **params: Any) -> str:
         text = call(self, message, **params)
@@ -86,13 +86,14 @@ def watching(monkeypatch: pytest.MonkeyPatch) -> Iterator[Fragments]:
         fragments.translated(singular, text)
         return text
 
-    def tr_fill(self: Translator, template: str, params: dict[str, object]) -> str:
+    def tr_fill(self: Translator, names: tuple[str, ...], template: str,
+                params: dict[str, object]) -> str:  # (every text with placeholders)
         fragments.filled(template, params)
-        return fill(self, template, params)
+        return fill(self, names, template, params)
 
     monkeypatch.setattr(Translator, "__call__", tr_call)
     monkeypatch.setattr(Translator, "plural", tr_plural)
-    monkeypatch.setattr(Translator, "_fill", tr_fill)
+    monkeypatch.setattr(Translator, "_filled_kept", tr_fill)
     yield fragments
 
 

@@ -164,6 +164,48 @@ async def test_the_bot_warms_up_before_it_freezes_its_start_up_heap(fails: bool)
         gc.set_threshold(*thresholds)
 
 
+@pytest.mark.parametrize("warm", [True, False])
+async def test_the_bot_freezes_its_start_up_heap_before_connecting(warm: bool) -> None:
+    """``python -m bot`` freezes what start-up built (the warm-up's too) before the gateway
+    connects, so the first clicks wait for no full collection of it; a warm-up that outlives
+    the wait connects unfrozen (frozen once ready, as before). Once ready, what connecting
+    added is frozen too, the thresholds kept."""
+    import gc
+
+    from bot.__main__ import freeze_when_ready, settle_before_connecting
+    from bot.process.loop import FULL_COLLECTION_EVERY, YOUNG_COLLECTION_EVERY
+
+    thresholds = gc.get_threshold()
+    gc.unfreeze()
+    release = asyncio.Event()
+    frozen_at_warm: list[int] = []
+
+    async def warming_up() -> None:
+        if not warm:
+            await release.wait()  # (outlives the wait: never released before it)
+        frozen_at_warm.append(gc.get_freeze_count())
+
+    try:
+        warming = asyncio.create_task(warming_up())
+        settled = await settle_before_connecting(warming, wait=0 if not warm else 60)
+        assert settled is warm
+        before = gc.get_freeze_count()
+        assert (before > 0) is warm
+        if warm:
+            assert frozen_at_warm == [0], "warmed before the freeze"
+        release.set()
+        added = [[n] for n in range(100)]  # what connecting builds: the guilds' cache
+        await freeze_when_ready(_Ready(), warming, settled)  # type: ignore[arg-type]
+        assert gc.get_freeze_count() >= before + len(added)
+        walked = {id(o) for o in gc.get_objects(generation=2)}
+        assert not any(id(o) in walked for o in added), "frozen once ready too"
+        assert gc.get_threshold() == (YOUNG_COLLECTION_EVERY, thresholds[1],
+                                      FULL_COLLECTION_EVERY)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
 def test_python_m_bot_warms_the_charts() -> None:
     """The composition root gives ``python -m bot`` the charts' warm-up."""
     from bot.app import WIRING
