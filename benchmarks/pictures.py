@@ -85,8 +85,8 @@ def cold_renders(drawn: list[Callable[[], bytes]]) -> tuple[list[float], list[fl
 
 def renders(count: int) -> None:
     started = time.process_time()
-    tiles.warm()
-    print(f"warm-up (every face's tile, once per process): "
+    compose.warm()  # (as python -m bot does at start-up)
+    print(f"warm-up (every face's tile, cut into pieces, once per process): "
           f"{(time.process_time() - started) * 1000:.0f} ms")
     print(f"{'rule set':<10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'hit ms':>7} "
           f"{'p95 KB':>7} {'max KB':>7}")
@@ -99,22 +99,37 @@ def renders(count: int) -> None:
         print(f"{variant:<10} {statistics.median(times):7.2f} {percentile(times, 0.95):7.2f} "
               f"{max(times):7.2f} {statistics.median(hits):7.3f} "
               f"{percentile(sizes, 0.95):7.1f} {max(sizes):7.1f}")
+    pieces_on = compose.PIECES
+    compose.PIECES = False
     level = compose.LEVEL
     for compose.LEVEL in (1, 3, 6):
         times, sizes = cold_renders(classic)
-        print(f"classic at zlib level {compose.LEVEL}: p50 {statistics.median(times):.2f} ms, "
-              f"p95 {percentile(times, 0.95):.2f} ms, mean {statistics.fmean(sizes):.1f} KB")
+        print(f"classic through zlib at level {compose.LEVEL}: p50 {statistics.median(times):.2f}"
+              f" ms, p95 {percentile(times, 0.95):.2f} ms, mean {statistics.fmean(sizes):.1f} KB")
     compose.LEVEL = level
-    ours, pillows = [], []
-    for render in classic:  # the PNG writer: ours and Pillow's, turn about on the same hands
-        for writer, into in ((compose.palette_png, ours), (pillow_png, pillows)):
+    compose.PIECES = pieces_on
+    writers = {"from pieces": (True, compose.palette_png),
+               "through zlib": (False, compose.palette_png), "by Pillow": (False, pillow_png)}
+    times_of: dict[str, list[float]] = {name: [] for name in writers}
+    sizes_of: dict[str, list[float]] = {name: [] for name in writers}
+    for render in classic:  # the PNG writers, turn about on the same hands
+        for name, (from_pieces, writer) in writers.items():
             clear()
-            compose.png_writer = writer
-            into.append(timed(render)[0])
-    compose.png_writer = compose.palette_png
-    print(f"classic, PNG written here: p50 {statistics.median(ours):.2f} ms, p95 "
-          f"{percentile(ours, 0.95):.2f} ms; by Pillow: p50 {statistics.median(pillows):.2f} ms, "
-          f"p95 {percentile(pillows, 0.95):.2f} ms")
+            compose.PIECES, compose.png_writer = from_pieces, writer
+            ms, size = timed(render)
+            times_of[name].append(ms)
+            sizes_of[name].append(size / 1024)
+    compose.PIECES, compose.png_writer = pieces_on, compose.palette_png
+    for name in writers:
+        times, sizes = times_of[name], sizes_of[name]
+        print(f"classic, PNG {name}: p50 {statistics.median(times):.3f} ms, p95 "
+              f"{percentile(times, 0.95):.3f} ms, mean {statistics.fmean(sizes):.2f} KB, "
+              f"p95 {percentile(sizes, 0.95):.2f} KB")
+    ours, zlibs = sizes_of["from pieces"], sizes_of["through zlib"]
+    ratios = [a / b for a, b in zip(ours, zlibs, strict=True)]
+    means = statistics.fmean(ours) / statistics.fmean(zlibs)
+    print(f"classic, size from pieces / through zlib: median {statistics.median(ratios):.2f}, "
+          f"max {max(ratios):.2f}, of the means {means:.2f}")
     clear()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.pictures.chart import SEAT_EMOJI, Figures, totals_chart
 from bot.pictures.chart import warm as warm_chart
+from bot.pictures.compose import warm as warm_pictures
 from bot.words.i18n import LANGUAGES, Translator, translator
 from bot.words.markdown import FIELD_VALUE, clip
 from cogs.render import Payload
@@ -45,9 +46,13 @@ async def drawn_chart(draw: Callable[..., bytes], *args: Any) -> bytes:
 
 
 async def warm_charts() -> None:
-    """matplotlib loaded and the charts' figure styled on the charts' thread, off the event
-    loop (bot/pictures/chart.py's ``warm``): ``python -m bot`` starts it with the process."""
-    await asyncio.get_running_loop().run_in_executor(CHARTS, warm_chart)
+    """The hand pictures' tiles cut into pieces (bot/pictures/compose.py's ``warm``, 0.2 s:
+    the first hands need them), then matplotlib loaded and the charts' figure styled (the
+    first chart is a game away), on the charts' thread, off the event loop: ``python -m
+    bot`` starts it with the process."""
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(CHARTS, warm_pictures)
+    await loop.run_in_executor(CHARTS, warm_chart)
 
 
 def chart_body(tr: Translator, view: PlayerView) -> dict[str, Any]:

@@ -18,7 +18,8 @@ it makes what lama makes after the play-loop work:
 
 With pictures (``BASELINE_IMAGES=on``, the benchmark's default, as lama's servers have them)
 it uploads what lama uploads where lama does: a PNG of a hand's size (:data:`PICTURE`, made
-once at start-up: 6.1 KB, lama's hands are 3–11 KB) attached to each My hand answer and to
+once at start-up: 7.2 KB, lama's hands are 3–13 KB, 18% larger since they are joined from
+pieces: benchmarks/pictures.py --games) attached to each My hand answer and to
 each hand edited because its owner's turn came (lama draws and uploads that player's new
 picture there); a move's answer drops the clicked hand's picture (lama's hand waiting for
 others is text until its turn). It draws nothing: the upload is the work it shares with lama.
@@ -93,7 +94,7 @@ class Game:
 GAMES: dict[int, Game] = {}
 
 
-def noise_png(width: int = 100, height: int = 60) -> bytes:
+def noise_png(width: int = 100, height: int = 71) -> bytes:
     """A valid 8-bit grey PNG of seeded noise (incompressible: about ``width * height``
     bytes), standing in for a hand picture of similar size."""
     rows = random.Random(0).randbytes(width * height)

@@ -102,6 +102,15 @@ def warm() -> None:
         chip_tile(kind)
 
 
+def face_indices() -> frozenset[int]:
+    """Every palette index a tile uses, :data:`CLEAR` included (after :func:`warm`, cheap):
+    the literals of bot.pictures.pieces' code."""
+    every = [card_tile(card, mark) for mark in Mark for card in ALL_CARDS]
+    every += [die_tile(card, mark) for mark in Mark for card in PLAIN_VALUES]
+    every += [chip_tile(kind) for kind in CHIPS]
+    return frozenset(i for tile in every for i, n in enumerate(tile.histogram()) if n)
+
+
 def palette_source() -> str:
     """bot/pictures/palette.py's text, from the faces as they are drawn now."""
     values = sheet_colours()
