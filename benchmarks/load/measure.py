@@ -303,6 +303,10 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                                             if at >= up], 0.99) * 1000, 1)
                           if up is not None else None),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
+        # the moves alone (a card played or drawn, a quit, and the click that asks to quit
+        # too), without the My hand clicks the start's tables send every player to at once
+        "p99_ms_moves": round(percentile(stats.move_play, 0.99) * 1000, 1),
+        "max_ms_moves": round(max(stats.move_play, default=0) * 1000, 1),
         "over_3s": stats.over_limit,
         "p99_ms_click_to_player_resumed": round(percentile(stats.play_wall, 0.99) * 1000, 1),
         # My hand with pictures: the click to its picture shown (with the answer, or in the

@@ -92,6 +92,8 @@ class Stats:
     play: list[float] = field(default_factory=list)  # moves and My hand, once games run
     play_wall: list[float] = field(default_factory=list)  # the same, click to player resumed
     play_at: list[float] = field(default_factory=list)  # (time.time()) when each was clicked
+    move_play: list[float] = field(default_factory=list)  # of ``play``, the moves' alone (not
+    # My hand): a card played or drawn, a quit, to the mover's updated hand
     moves: int = 0
     opens: int = 0
     errors: list[str] = field(default_factory=list)
@@ -211,7 +213,8 @@ class Players:
         self.args = args
         self.trace = trace
 
-    async def timed(self, call: Callable[[], Awaitable[T]], into: list[float]) -> T | None:
+    async def timed(self, call: Callable[[], Awaitable[T]], into: list[float],
+                    also: list[float] | None = None) -> T | None:
         """Run one user action; record how long the bot took to answer it: from the
         interaction's frame written to the bot's socket to the bot's callback reaching the
         fake (the fake's stamps), so the harness's own work before the click goes out and
@@ -234,6 +237,8 @@ class Players:
             if self.trace is not None and into is self.stats.play and inter is not None:
                 self.trace.play.append((inter.id, took))
         into.append(took)
+        if also is not None:
+            also.append(took)
         if into is self.stats.play:  # (what the harness's clock alone would have said)
             self.stats.play_wall.append(time.perf_counter() - started)
             self.stats.play_at.append(clicked)
@@ -324,7 +329,7 @@ class Players:
         custom_id, value = choice
         call = (partial(seat.member.click, hand, custom_id) if value is None
                 else partial(seat.member.select, hand, value, custom_id=custom_id))
-        result = await self.timed(call, self.stats.play)
+        result = await self.timed(call, self.stats.play, self.stats.move_play)
         if result is None or result.type not in (DEFERRED_UPDATE, UPDATE):
             seat.hand = None  # refused or failed: look at the table again
             return

@@ -66,6 +66,8 @@ def test_json_has_every_figure_for_both_bots_and_the_trace(
         "pictures on by default, as on a server: both bots upload hand pictures"
     for run in (lama, baseline):
         assert run["p99_ms_my_hand_to_picture"] > 0, f"each My hand's picture was timed: {run}"
+        assert 0 < run["p99_ms_moves"] <= run["max_ms_moves"] <= run["max_ms"], \
+            f"the moves are timed apart, among every answer timed: {run}"
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
     # --trace: lama (only) ran under benchmarks/load/answer_trace.py, and the run says where
