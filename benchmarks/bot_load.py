@@ -3,9 +3,10 @@
 Each run starts a fresh fake Discord (pacing like Discord's rate limits, at real speed, by
 default) and one bot process pinned to one core; the fake and the simulated players run in
 this process on any core (pinned to the other, they measured no better on the shared
-machine). N games open at once (the lobby burst, reported apart), then their players think
-an exponentially distributed time (``--think-mean``, seeded) before each move and click what
-their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
+machine). N games open at once (the lobby burst, reported apart; with ``--stagger S`` one
+after another, evenly over S seconds, as on a server whose games began at different moments),
+then their players think an exponentially distributed time (``--think-mean``, seeded) before
+each move and click what their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
 each move answered by its type-7 answer, a table edit and the next player's hand edit,
 nothing else; with pictures, the default, a pre-made PNG of a hand's size attached where
 lama uploads a hand picture; its channel requests keep Discord's global limit as lama's do,
@@ -19,6 +20,7 @@ baseline and what the store writes per action (``benchmarks/store_growth.py``)::
 
     python benchmarks/bot_load.py --games 200 --seconds 60 --think-mean 1
     python benchmarks/bot_load.py --games 200 --json          # one JSON object
+    python benchmarks/bot_load.py --games 200 --stagger 15    # lobbies over the first 15 s
     python benchmarks/bot_load.py --games 100 --processes 2 --pg auto   # 1 vs 2 processes
 
 ``--processes N`` adds a run of lama as N processes (shard ranges sharing one database:
@@ -61,6 +63,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--variant", default="classic", help="rule set (classic, kadabra, ...)")
     parser.add_argument("--target", type=int, default=15, help="target points (rounds: tutorial)")
     parser.add_argument("--seconds", type=float, default=60, help="stop the games after this")
+    parser.add_argument("--stagger", type=float, default=0.0, metavar="SECONDS",
+                        help="open the lobbies one after another, evenly over this many "
+                        "seconds (a server whose games started at different moments); 0, "
+                        "the default: every lobby at once (the start's burst)")
     parser.add_argument("--actions-per-game", type=int, default=400, help="stop a game after")
     parser.add_argument("--think-mean", type=float, default=1.0,
                         help="mean think time before each move, seconds (exponential; 0: none)")
@@ -104,6 +110,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.max_players + args.hard_ais > 6:
         parser.error("max-players + hard-ais must be 6 or fewer")
+    if args.stagger < 0:
+        parser.error("--stagger takes 0 or more seconds")
     if not 2 <= args.min_players <= args.max_players <= 6 or args.games < 1:
         parser.error("need 1+ games and 2 <= min-players <= max-players <= 6")
     return args
@@ -178,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"games={args.games} variant={args.variant} players={args.min_players}-"
           f"{args.max_players} think_mean={args.think_mean}s seconds={args.seconds} "
+          f"stagger={format(args.stagger, 'g')}s "
           f"pacing={'x' + format(args.pacing, 'g') if args.pacing > 0 else 'off'} "
           f"images={args.images} hard_ais={args.hard_ais} seed={args.seed} "
           f"lama_without={','.join(args.without or []) or '-'} "

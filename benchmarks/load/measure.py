@@ -191,7 +191,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
             cpu0, own0, t0 = cpu_seconds(pids), time.process_time(), time.perf_counter()
             wall0 = time.time()  # (moves are stamped on this clock)
             main0 = main_thread_seconds(pids)
-            tasks = [asyncio.create_task(players.run(g, g.index)) for g in games]
+            stagger = getattr(args, "stagger", 0.0) / len(games)  # (0: every lobby at once)
+            tasks = [asyncio.create_task(players.run(g, g.index, g.index * stagger))
+                     for g in games]
             burst = asyncio.create_task(after_the_burst(games, pids, stats))
             _, late = await asyncio.wait(tasks, timeout=args.seconds)
             if not burst.done():
@@ -303,6 +305,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
                                             if at >= up], 0.99) * 1000, 1)
                           if up is not None else None),
         "max_ms": round(max(stats.play, default=0) * 1000, 1),
+        "max_ms_steady": (round(max((t for t, at in zip(stats.play, stats.play_at, strict=True)
+                                     if at >= up), default=0) * 1000, 1)
+                          if up is not None else None),
         # the moves alone (a card played or drawn, a quit, and the click that asks to quit
         # too), without the My hand clicks the start's tables send every player to at once
         "p99_ms_moves": round(percentile(stats.move_play, 0.99) * 1000, 1),
@@ -317,6 +322,9 @@ async def measure(args: argparse.Namespace, workdir: Path, db: str | None = None
         "my_hands_never_pictured": sum(len(g.unpictured) for g in games),  # (a move first)
         "lobby_burst_p99_ms": round(percentile(stats.lobby, 0.99) * 1000, 1),
         "lobby_burst_max_ms": round(max(stats.lobby, default=0) * 1000, 1),
+        # from the first /lama start to the last (0 unless ``--stagger``)
+        "lobbies_opened_over_s": round(max(stats.lobby_at, default=0)
+                                       - min(stats.lobby_at, default=0), 1),
         "table_lag_p95_ms": round(percentile(lags, 0.95) * 1000),
         # the same, of the moves made once every lobby had started (the 200 tables' first
         # posts owed, ahead of the moves' edits); the figure above counts every move

@@ -89,6 +89,7 @@ class KeyedNotifier(Notifier):
 @dataclass
 class Stats:
     lobby: list[float] = field(default_factory=list)  # the burst: every lobby at once
+    lobby_at: list[float] = field(default_factory=list)  # (perf_counter) each /lama start sent
     play: list[float] = field(default_factory=list)  # moves and My hand, once games run
     play_wall: list[float] = field(default_factory=list)  # the same, click to player resumed
     play_at: list[float] = field(default_factory=list)  # (time.time()) when each was clicked
@@ -251,6 +252,7 @@ class Players:
         options = {"variant": self.args.variant}
         options["rounds" if self.args.variant == "tutorial" else "target"] = self.args.target
         burst = self.stats.lobby
+        self.stats.lobby_at.append(time.perf_counter())
         reply = await self.timed(partial(host.slash, game.channel, "lama start", **options),
                                  burst)
         if reply is None or reply.message is None:
@@ -343,8 +345,12 @@ class Players:
         if result.type == UPDATE and result.message is not None:
             seat.hand = result.message
 
-    async def run(self, game: Table, seed: int) -> None:
+    async def run(self, game: Table, seed: int, start_after: float = 0.0) -> None:
+        """One game: its lobby (``start_after`` seconds from now: when the host happens to
+        open it, with ``--stagger``), then play."""
         try:
+            if start_after > 0:  # a game's start time, not synchronisation
+                await asyncio.sleep(start_after)
             if not await self.lobby(game):
                 game.outcome = "lobby failed"
                 return

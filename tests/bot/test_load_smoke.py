@@ -68,6 +68,8 @@ def test_json_has_every_figure_for_both_bots_and_the_trace(
         assert run["p99_ms_my_hand_to_picture"] > 0, f"each My hand's picture was timed: {run}"
         assert 0 < run["p99_ms_moves"] <= run["max_ms_moves"] <= run["max_ms"], \
             f"the moves are timed apart, among every answer timed: {run}"
+        assert run["lobbies_opened_over_s"] < 1.0, f"no --stagger: both lobbies at once: {run}"
+        assert run["max_ms_steady"] <= run["max_ms"], run
     assert figures["ratio_to_baseline"] == round(
         lama["cpu_ms_per_move"] / baseline["cpu_ms_per_move"], 2)
     # --trace: lama (only) ran under benchmarks/load/answer_trace.py, and the run says where
@@ -86,8 +88,12 @@ def test_json_has_every_figure_for_both_bots_and_the_trace(
 
 @pytest.mark.slow
 def test_the_table_prints_a_run_without_pacing_or_a_speed_up() -> None:
-    out = bench("--pacing", "0", "--without", "uvloop", "--no-baseline", "--images", "off")
+    out = bench("--pacing", "0", "--without", "uvloop", "--no-baseline", "--images", "off",
+                "--stagger", "2")
     rows = dict(line.split(None, 1) for line in out.splitlines()[1:] if line.strip())
+    assert "stagger=2s" in out.splitlines()[0], out
+    assert float(rows["lobbies_opened_over_s"]) >= 1.0, \
+        f"--stagger 2: the second of two games opened its lobby a second after the first: {out}"
     assert rows["bot"].split(" | ") == ["lama"]
     assert "pacing=off" in out.splitlines()[0] and "lama_without=uvloop" in out.splitlines()[0]
     assert int(rows["human_moves"]) >= 2 and rows["errors"].strip() == "0", out
