@@ -6,17 +6,19 @@ this process on any core (pinned to the other, they measured no better on the sh
 machine). N games open at once (the lobby burst, reported apart; with ``--stagger S`` one
 after another, evenly over S seconds, as on a server whose games began at different moments),
 then their players think an exponentially distributed time (``--think-mean``, seeded) before
-each move and click what their hand offers. The same players then play the baseline (``benchmarks/load/baseline.py``:
-each move answered by its type-7 answer, a table edit and the next player's hand edit,
-nothing else; with pictures, the default, a pre-made PNG of a hand's size attached where
-lama uploads a hand picture; its channel requests keep Discord's global limit as lama's do,
-``--baseline-per-second``). ``--images off`` takes Attach Files away in every channel (text
-only on both sides). Printed per bot: the games played and lost, CPU ms per accepted
-move (the whole process tree: the bot and its AI workers; players' and AI moves counted
-apart), REST calls per move, answer times (p50/p99/max, over 3 s: the fake's stamps, frame
-written to callback reached), the table's lag behind the game (p95), time waited on Discord's
-buckets per move, the fake's own CPU and collections, memory per game; then the ratio to the
-baseline and what the store writes per action (``benchmarks/store_growth.py``)::
+each move and click what their hand offers. The same players then play the baseline
+(``benchmarks/load/baseline.py``: each move answered by its type-7 answer, a table edit and
+the next player's hand edit, nothing else; with pictures, the default, a pre-made PNG of a
+hand's size attached where lama uploads a hand picture; its channel requests keep Discord's
+global limit as lama's do, ``--baseline-per-second``; discord.py as ``pip install
+discord.py`` gives it, without lama's uvloop and orjson unless ``--baseline-speedups``).
+``--images off`` takes Attach Files away in every channel (text only on both sides). Printed
+per bot: the games played and lost, CPU ms per accepted move (the whole process tree: the bot
+and its AI workers; players' and AI moves counted apart), REST calls per move, answer times
+(p50/p99/max, over 3 s: the fake's stamps, frame written to callback reached), the table's
+lag behind the game (p95), time waited on Discord's buckets per move, the fake's own CPU and
+collections, memory per game; then the ratio to the baseline and what the store writes per
+action (``benchmarks/store_growth.py``)::
 
     python benchmarks/bot_load.py --games 200 --seconds 60 --think-mean 1
     python benchmarks/bot_load.py --games 200 --json          # one JSON object
@@ -90,7 +92,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="also measure lama as N processes, one shard each")
     parser.add_argument("--pg", help="PostgreSQL server URL (a database per run), or auto")
     parser.add_argument("--without", action="append", choices=("orjson", "uvloop"),
-                        help="run lama without this speed-up (the baseline never has them)")
+                        help="run lama without this dependency (a speed-up; the baseline "
+                        "has them only with --baseline-speedups)")
+    parser.add_argument("--baseline-speedups", action="store_true",
+                        help="the minimal bot on lama's uvloop and orjson too (by default it "
+                        "runs on discord.py as `pip install discord.py` gives it)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="let the bot run on any core (a busy shared machine)")
     parser.add_argument("--no-baseline", action="store_true", help="measure lama only")
@@ -177,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["baseline_games_failed"] = base["games_failed"]
         summary["baseline_cpu_ms_per_move"] = base["cpu_ms_per_move"]
         summary["baseline_per_second"] = args.baseline_per_second
+        summary["baseline_speedups"] = args.baseline_speedups
         summary["ratio_to_baseline"] = round(ours["cpu_ms_per_move"]
                                              / max(base["cpu_ms_per_move"], 1e-9), 2)
     summary.update(store)
@@ -190,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
           f"pacing={'x' + format(args.pacing, 'g') if args.pacing > 0 else 'off'} "
           f"images={args.images} hard_ais={args.hard_ais} seed={args.seed} "
           f"lama_without={','.join(args.without or []) or '-'} "
-          f"baseline_per_second={format(args.baseline_per_second, 'g')}")
+          f"baseline_per_second={format(args.baseline_per_second, 'g')} "
+          f"baseline_speedups={'on' if args.baseline_speedups else 'off'}")
     width = max(map(len, runs[0]))
     for key in runs[0]:
         if key != "answer_trace":

@@ -123,7 +123,8 @@ async def start_bot(
     baseline = getattr(args, "bot", "lama") == "baseline"
     # left out: discord.py as `pip install discord.py` gives it for the baseline (no orjson,
     # no uvloop); for lama, what --without names (to measure what a speed-up saves)
-    hidden = leave_out(workdir, SPEEDUPS if baseline else tuple(args.without or ()))
+    hidden = leave_out(workdir, (() if getattr(args, "baseline_speedups", False) else SPEEDUPS)
+                       if baseline else tuple(args.without or ()))
     env.update({
         "PYTHONPATH": os.pathsep.join(filter(None, [hidden, str(ROOT),
                                                     os.environ.get("PYTHONPATH")])),

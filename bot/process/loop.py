@@ -1,9 +1,10 @@
-"""The event loop ``python -m bot`` runs on (uvloop's when installed, else asyncio's), and the
-interpreter settings of a long-running server.
+"""The event loop ``python -m bot`` runs on (uvloop's, a dependency except on Windows, where
+it does not exist: there asyncio's), and the interpreter settings of a long-running server.
 
-uvloop (libuv under asyncio's interface) makes the loop itself and its sockets cheaper; the
-load benchmark measures what it saves per move (README, "Dependencies, and why"). Nothing
-else depends on it: tests and the sandbox run on asyncio's own loop.
+uvloop (libuv under asyncio's interface) makes the loop itself and its sockets cheaper; with
+orjson it saved about 5% of the bot's CPU a move (docs/performance.md, "Lama's speed-ups as
+dependencies"; docs/development.md, "Dependencies"). Nothing else depends on it: tests and
+the sandbox run on asyncio's own loop.
 
 A full garbage collection walks every object alive, the start-up's (modules, discord.py,
 the catalogs, the restored games) included: the load benchmark saw one take 188 ms of CPU
