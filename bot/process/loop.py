@@ -3,8 +3,8 @@ it does not exist: there asyncio's), and the interpreter settings of a long-runn
 
 uvloop (libuv under asyncio's interface) makes the loop itself and its sockets cheaper; with
 orjson it saved about 5% of the bot's CPU a move (docs/performance.md, "Lama's speed-ups as
-dependencies"; docs/development.md, "Dependencies"). Nothing else depends on it: tests and
-the sandbox run on asyncio's own loop.
+dependencies"; docs/development.md, "Dependencies, and why"). Nothing else depends on it:
+tests and the sandbox run on asyncio's own loop.
 
 A full garbage collection walks every object alive, the start-up's (modules, discord.py,
 the catalogs, the restored games) included: the load benchmark saw one take 188 ms of CPU
