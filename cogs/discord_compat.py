@@ -5,9 +5,7 @@ discord.py turns each answer Discord sends back into a ``Message`` (author, embe
 components, mentions...). For the messages lama edits with every move (the clicked hand,
 the hands that follow the game, the table) nothing reads that answer; building it was a
 large share of a move's cost. These send exactly what discord.py's own methods send (same
-parameters, same routes; the edits through ``HTTPClient.request``, its rate-limit handling)
-and return nothing. An edit carrying a picture goes out as one payload rather than part by
-part (:func:`_request`).
+parameters, same routes, same rate-limit handling) and return nothing.
 
 An interaction and its ``response`` refer to each other, so reference counting never frees
 them: each waited for a full garbage collection, with the clicked message it carries (embeds,
@@ -28,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
 import discord
 from discord.enums import InteractionResponseType
 from discord.http import handle_message_parameters
@@ -53,48 +50,36 @@ async def update_clicked(interaction: discord.Interaction, **kwargs: Any) -> Non
 
 async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> None:
     """``interaction.edit_original_response(**kwargs)``, through the interaction's token."""
-    await edit_by_token(interaction.client, interaction.application_id, interaction.token,
-                        **kwargs)
+    state = interaction._state
+    http = state.http
+    with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
+                                   **kwargs) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files)
 
 
 async def edit_message(client: discord.Client, channel_id: int, message_id: int,
                        **kwargs: Any) -> None:
-    """``PartialMessage.edit(**kwargs)`` of a channel message (the table):
-    PATCH /channels/{channel}/messages/{message}, as ``HTTPClient.edit_message`` sends it."""
-    route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
-                               channel_id=channel_id, message_id=message_id)
-    await _request(client, route, kwargs)
+    """``PartialMessage.edit(**kwargs)`` of a channel message (the table)."""
+    with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
+                                   **kwargs) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
 
 
 async def edit_by_token(client: discord.Client, application_id: int, token: str,
                         **kwargs: Any) -> None:
-    """``edit_original_response(**kwargs)`` of an interaction known by its token (the one
-    being answered, or one kept from an earlier answer):
-    PATCH /webhooks/{app}/{token}/messages/@original."""
+    """``edit_original_response(**kwargs)`` of an interaction known only by its token (kept
+    from an earlier answer): PATCH /webhooks/{app}/{token}/messages/@original."""
     route = discord.http.Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/"
                                "@original", webhook_id=application_id, webhook_token=token)
-    await _request(client, route, kwargs)
-
-
-async def _request(client: discord.Client, route: discord.http.Route,
-                   kwargs: dict[str, Any]) -> None:
-    """An edit through discord.py's ``HTTPClient.request`` (its rate limits and retries,
-    lama's budget), its parameters made by discord.py; with files, the multipart body
-    discord.py would build (its ``FormData``, aiohttp's encoding) encoded once, as one
-    payload. aiohttp writes a form part by part, seven writes to the socket for a picture's
-    edit, each a system call of ~10-20 µs on loopback; one payload goes out with the
-    request's headers in one. discord.py's retries send the same bytes again."""
     with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
                                    **kwargs) as params:
-        if not params.files:
+        if params.files:
+            await client.http.request(route, files=params.files, form=params.multipart)
+        else:
             await client.http.request(route, json=params.payload)
-            return
-        form = aiohttp.FormData(quote_fields=False)  # ('[' and ']' in file fields unquoted)
-        for field in params.multipart:
-            form.add_field(**field)
-        writer = form()
-        body = aiohttp.BytesPayload(await writer.as_bytes(), content_type=writer.content_type)
-        await client.http.request(route, data=body)
 
 
 def let_go(interaction: discord.Interaction) -> None:

@@ -46,6 +46,9 @@ def test_the_webhook_adapter_takes_what_we_send() -> None:
     adapter = webhook.async_context.get()
     assert takes(adapter.create_interaction_response, "interaction_id", "token", "session",
                  "proxy", "proxy_auth", "params"), changed("create_interaction_response")
+    assert takes(adapter.edit_original_interaction_response, "application_id", "token",
+                 "session", "proxy", "proxy_auth", "payload", "multipart", "files"), changed(
+        "edit_original_interaction_response")
     assert takes(webhook.interaction_message_response_params, "type",
                  "previous_allowed_mentions", "content", "embed", "view", "allowed_mentions",
                  "attachments", "files"), changed("interaction_message_response_params")
@@ -55,9 +58,8 @@ def test_the_message_parameters_take_what_we_send() -> None:
     assert takes(discord.http.handle_message_parameters, "previous_allowed_mentions",
                  "content", "embed", "view", "allowed_mentions", "attachments", "files"), (
         changed("discord.http.handle_message_parameters"))
-    request = inspect.signature(discord.http.HTTPClient.request).parameters
-    assert "route" in request and any(p.kind is p.VAR_KEYWORD for p in request.values()), (
-        changed("HTTPClient.request (its keywords passed on to aiohttp: json=, data=)"))
+    assert takes(discord.http.HTTPClient.edit_message, "channel_id", "message_id",
+                 "params"), changed("HTTPClient.edit_message")
 
 
 def test_a_change_is_reported_with_the_pin() -> None:
@@ -65,54 +67,3 @@ def test_a_change_is_reported_with_the_pin() -> None:
     assert not takes(webhook.interaction_message_response_params, "no_such_parameter")
     text = changed("something")
     assert discord.__version__ in text and "cogs/discord_compat.py" in text and PIN in text
-
-
-class _Http:
-    """What ``_request`` needs of discord.py's client: ``http.request``, recorded."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[discord.http.Route, dict[str, Any]]] = []
-
-    async def request(self, route: discord.http.Route, **kwargs: Any) -> None:
-        self.sent.append((route, kwargs))
-
-
-async def test_an_edit_with_a_picture_goes_out_as_one_multipart_payload() -> None:
-    """The body discord.py would send part by part, encoded once: the same fields (the
-    message's JSON, the picture's bytes and name), read back by the standard library's parser,
-    with the Content-Type naming its boundary; an edit without files stays JSON."""
-    import email
-    import io
-    import json
-
-    import aiohttp
-
-    from cogs.discord_compat import edit_by_token, edit_message
-
-    client = type("Client", (), {"allowed_mentions": None, "http": _Http()})()
-    picture = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 3
-    await edit_by_token(client, 1, "tok", content="your hand",
-                        attachments=[discord.File(io.BytesIO(picture), filename="hand-a.png")])
-    await edit_message(client, 5, 6, content="the table")
-    (route, kwargs), (table_route, table_kwargs) = client.http.sent
-    assert (route.method, route.path) == (
-        "PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
-    assert (table_route.method, table_route.path) == (
-        "PATCH", "/channels/{channel_id}/messages/{message_id}")
-    assert set(table_kwargs) == {"json"} and table_kwargs["json"]["content"] == "the table"
-    body = kwargs["data"]
-    assert set(kwargs) == {"data"} and isinstance(body, aiohttp.BytesPayload)
-    raw = await body.as_bytes()
-    assert body.size == len(raw)
-    form = email.message_from_bytes(  # (the standard library's reading, not aiohttp's)
-        f"Content-Type: {body.content_type}\r\n\r\n".encode() + raw)
-    assert form.is_multipart() and form.get_content_type() == "multipart/form-data"
-    parts = {part.get_param("name", header="content-disposition"):
-             (part.get_filename(), part.get_payload(decode=True))
-             for part in form.get_payload()}
-    assert set(parts) == {"payload_json", "files[0]"}
-    message = json.loads(parts["payload_json"][1])
-    assert message["content"] == "your hand"
-    assert message["attachments"][0]["filename"] == "hand-a.png"
-    assert parts["files[0]"] == ("hand-a.png", picture)
-
