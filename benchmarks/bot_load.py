@@ -97,6 +97,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--baseline-speedups", action="store_true",
                         help="the minimal bot on lama's uvloop and orjson too (by default it "
                         "runs on discord.py as `pip install discord.py` gives it)")
+    parser.add_argument("--baseline-first", action="store_true",
+                        help="run the minimal bot before lama (by default after): a machine "
+                        "that speeds up or slows down within a pair shows as a ratio that "
+                        "moves with the order")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="let the bot run on any core (a busy shared machine)")
     parser.add_argument("--no-baseline", action="store_true", help="measure lama only")
@@ -172,8 +176,14 @@ def main(argv: list[str] | None = None) -> int:
             from tests import pg
 
             server = stack.enter_context(pg.throwaway_server())
-        runs = [one_run(argparse.Namespace(**{**vars(args), **plan}),
-                        server if plan["bot"] == "lama" else None) for plan in plans]
+        order = list(range(len(plans)))
+        if args.baseline_first and not args.no_baseline:  # (the runs print in the usual order)
+            order = order[-1:] + order[:-1]
+        done = {i: one_run(argparse.Namespace(**{**vars(args), **plans[i]}),
+                           server if plans[i]["bot"] == "lama" else None) for i in order}
+        for position, i in enumerate(order, 1):
+            done[i]["measured"] = position  # (1: the first run)
+        runs = [done[i] for i in range(len(plans))]
     ours, base = runs[0], (runs[-1] if not args.no_baseline else None)
     summary: dict[str, Any] = {k: ours[k] for k in JSON_KEYS if k in ours}
     summary["pacing"] = args.pacing > 0

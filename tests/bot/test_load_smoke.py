@@ -41,12 +41,14 @@ def bench(*args: str) -> str:
 def test_json_has_every_figure_for_both_bots_and_the_trace(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    figures = json.loads(bench("--json", "--trace"))
+    figures = json.loads(bench("--json", "--trace", "--baseline-first"))
     missing = [key for key in JSON_KEYS if key not in figures]
     assert not missing, figures
     assert figures["pacing"] is True, "the fake paces like Discord by default"
     lama, baseline = figures["runs"]
-    assert (lama["bot"], baseline["bot"]) == ("lama", "baseline")
+    assert (lama["bot"], baseline["bot"]) == ("lama", "baseline"), \
+        "measured baseline first (--baseline-first), printed in the usual order"
+    assert (baseline["measured"], lama["measured"]) == (1, 2)
     assert (figures["games_played"], figures["baseline_games_played"]) == (2, 2), \
         "both bots played every game, so their CPU per move is on the same load"
     assert (figures["games_failed"], figures["baseline_games_failed"]) == (0, 0)
