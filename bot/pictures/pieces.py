@@ -154,7 +154,7 @@ def _row_code(code: Code, row: bytes, lengths: list[int], shifts: list[int]
     return tuple(parts)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _segment(code: Code, cell: Cell, tail: int) -> _Segment | None:
     """``cell`` with ``tail`` clear pixels after each row; None if it has a colour the code
     lacks."""
@@ -185,7 +185,7 @@ def prepare(code: Code, cell: Cell, tail: int) -> None:
     _segment(code, cell, tail)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)  # (every rule set's hands: about 1,100; a few MB)
 def _rows(code: Code, cell: Cell, tail: int, stride: int) -> tuple[bytes, ...] | None:
     """The segment's code row by row, for scanlines of ``stride`` bytes."""
     segment = _segment(code, cell, tail)
@@ -230,13 +230,14 @@ def _header(code: Code, stride: int) -> bytes:
     return header(code.lengths, _distances(stride))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _far(stride: int, distance: int) -> bytes:
     """Distance ``distance``'s code and extra bits for scanlines of ``stride`` bytes (whole
     bytes: a distance of :data:`SHIFTS` or :data:`LEFT_CODES`)."""
     return distance_bytes(_distances(stride), distance)
 
 
+@lru_cache(maxsize=512)
 def _clear_run(code: Code, stride: int, count: int) -> bytes:
     """``count`` clear bytes: one, then repeats of it."""
     if not count:
@@ -251,7 +252,7 @@ def _clear_run(code: Code, stride: int, count: int) -> bytes:
     return bytes(out)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=1024)
 def _twin(code: Code, cell: Cell, gap: int, tail: int, stride: int) -> tuple[bytes, ...]:
     """The rows of a cell the same as the one to its left (a hand's pairs): each a copy of
     the cell to the left's row, then its clear tail."""
@@ -297,7 +298,7 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
         columns: list[Sequence[bytes]] = [(filter_byte,) * height]
         x = 1
         for k, cell in enumerate(cells):
-            tail = band.gap if k < len(cells) - 1 else stride - x - cell.width
+            tail = band.gap if k < len(cells) - 1 else min(band.gap, stride - x - cell.width)
             segment = _segment(code, cell, tail)
             rows = _rows(code, cell, tail, stride)
             if segment is None or rows is None or not up:
@@ -308,6 +309,13 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
             total += segment.total
             weighted += (base + x) * segment.total + stride * segment.by_row + segment.by_column
             x += cell.width + tail
+        margin = stride - x  # the clear right of a short row (a hand's last, the chips)
+        if margin > 0:
+            columns.append((_clear_run(code, stride, margin),) * height)
+            total += code.clear * margin * height
+            weighted += code.clear * (height * margin * (base + x)
+                                      + margin * stride * (height * (height - 1) // 2)
+                                      + height * (margin * (margin - 1) // 2))
         parts.append(b"".join(chain.from_iterable(zip(*columns, strict=True))))
         base += height * stride
     parts.append(code.end)
