@@ -5,6 +5,13 @@ process (``time.process_time``), which a busy machine inflates less than wall ti
 
     python benchmarks/pictures.py --hands 500
     python benchmarks/pictures.py --games 2     # also: what whole games render and upload
+    python benchmarks/pictures.py --steady 20000  # also: many games' hands in one process
+
+``--steady N`` draws, as a bot hosting many games at once does, every seat's hand (the one
+to act with its playable cards framed) at each decision of random games of all four rule
+sets in one process, N per rule set, in three passes with the finished pictures forgotten
+between them: the CPU per picture, the cells cut anew (1-14 ms each) and the rows joined
+anew from cut pieces per pass. After the start-up's warm-up no cell should be cut at all.
 
 ``--games N`` plays N games per rule set through the fake Discord with the real bot (three
 players, each reopening My hand every turn as benchmarks/bot_load.py's players do, then
@@ -184,6 +191,43 @@ def charts() -> None:
           f"{statistics.median(wall):.0f} ms), {size} KB")
 
 
+def steady(count: int) -> None:
+    from bot.pictures import pieces
+    from cogs.pictures import hand_spec, render
+
+    cuts = pieces._segment  # a cell's rows cut into deflate codes: 1-14 ms each
+    joins = [getattr(pieces, name) for name in ("_rows", "_twin", "_far", "_clear_run")
+             if hasattr(getattr(pieces, name, None), "cache_info")]  # rows joined from cuts
+    compose.warm()
+    specs: dict[str, list[Any]] = {}
+    for variant in ("classic", "kadabra", "dice", "tutorial"):
+        drawn = specs.setdefault(variant, [])
+        seed = 0
+        while len(drawn) < count:
+            game = Game(variant, [f"p{s}" for s in range(4)], seed=f"steady:{seed}")
+            seed += 1
+            players = [ai.find("random")(f"steady:{seed}:{s}") for s in range(4)]
+            while not game.finished and len(drawn) < count:
+                drawn.extend(spec for s in range(4)
+                             if (spec := hand_spec(player_view(game, s))) is not None)
+                seat = game.to_act
+                game.apply(seat, players[seat].choose(player_view(game, seat)))
+    print(f"{'pass':<5} {'rule set':<9} {'us/picture':>10} {'max ms':>7} {'cells cut':>9} "
+          f"{'rows joined':>11}")
+    for number in (1, 2, 3):
+        for variant, drawn in specs.items():
+            clear()
+            cut, joined = cuts.cache_info().misses, sum(c.cache_info().misses for c in joins)
+            times = [timed(lambda spec=spec: render(spec))[0] for spec in drawn]
+            cut = cuts.cache_info().misses - cut
+            joined = sum(c.cache_info().misses for c in joins) - joined
+            print(f"{number:<5} {variant:<9} {statistics.fmean(times) * 1000:>10.1f} "
+                  f"{max(times):>7.2f} {cut:>9} {joined:>11}")
+    kept = ", ".join(f"{c.__name__} {c.cache_info().currsize}" for c in (cuts, *joins))
+    print(f"pieces kept: {kept}")
+    clear()
+
+
 # ---- whole games through the fake Discord ---------------------------------------------------
 
 
@@ -269,7 +313,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=500, help="pictures per rule set")
     parser.add_argument("--games", type=int, default=0,
                         help="whole games per rule set through the fake Discord")
+    parser.add_argument("--steady", type=int, default=0,
+                        help="every seat's hand, this many per rule set, in one process")
     args = parser.parse_args()
+    if args.steady:
+        steady(args.steady)
+        return
     renders(args.hands)
     charts()
     if args.games:

@@ -1,11 +1,15 @@
 """A picture's PNG from pieces compressed once: a grid of tiles is never compressed again.
 
 A hand or a dice rack is tiles in cells on a clear background, so each of its scanlines is
-the same few pieces side by side: a filter byte, then each cell's row with the gap or the
-clear margin after it. Each piece's deflate code is written once per cell, tail and row
-(and per picture width, for the bytes of its distances), and a picture's IDAT is those
-pieces joined in scanline order by ``bytes.join``, its Adler-32 summed from numbers kept
-per cell instead of read from the pixels.
+the same few pieces side by side: a filter byte, then each cell's row with the gap (or
+nothing) after it, then, in a row shorter than the picture (a hand's last, a chip strip),
+the clear margin as a run of its own. Each piece's deflate code is written once per cell,
+tail and row (and per picture width, for the bytes of its distances), and a picture's IDAT
+is those pieces joined in scanline order by ``bytes.join``, its Adler-32 summed from
+numbers kept per cell instead of read from the pixels. A cell is cut with a gap or nothing
+after it, as the start-up's warm-up cuts it, and never with a margin: cut with every width
+of margin it met, 1-14 ms a cut, at 200 games the cells kept falling out of the caches
+and being cut again (docs/performance.md, sixth round).
 
 A piece copies from where its bytes were already (:data:`SHIFTS`: the byte before, the row
 above straight or a pixel or two aside, two rows above; the longest copy, greedily) or
@@ -298,7 +302,10 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
         columns: list[Sequence[bytes]] = [(filter_byte,) * height]
         x = 1
         for k, cell in enumerate(cells):
-            tail = band.gap if k < len(cells) - 1 else min(band.gap, stride - x - cell.width)
+            # the last cell's tail is a gap if its margin has room for one, else nothing:
+            # a cell is cut only with those two tails (a gap's worth of margin wider than a
+            # row, as a one-card hand above two chips, is the clear run's below)
+            tail = band.gap if k < len(cells) - 1 or stride - x - cell.width >= band.gap else 0
             segment = _segment(code, cell, tail)
             rows = _rows(code, cell, tail, stride)
             if segment is None or rows is None or not up:

@@ -157,4 +157,7 @@ def test_after_the_warm_up_a_hand_or_rack_only_joins_pieces() -> None:
     compose._dice_png.__wrapped__((), values[:4], None, frozenset(values[:1]))
     compose._hand_png.__wrapped__(hand, None, ("white",) * 3)  # (a narrower strip: a margin)
     compose._hand_png.__wrapped__(tuple(c.token for c in ALL_CARDS[:11]), None, ())
+    for playable in (None, frozenset(hand[:1])):  # one card, its row 4 px short of the chips'
+        ours = compose._hand_png.__wrapped__(hand[:1], playable, ("white", "token"))
+        assert_same(ours, compose._hand_image(hand[:1], playable, ("white", "token")))
     assert pieces._segment.cache_info().misses == cut
