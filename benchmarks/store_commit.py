@@ -3,7 +3,8 @@
 Prints numbers and asserts nothing. The real store (``SqliteStore``, WAL, the loop's writer,
 the schema as migrated) in a temporary directory; ``--channels`` games each write
 ``--warm`` moves as a live game does: one move row and the table owed as a state (the
-older owed table replaced), with the last delivery's mark carried by the next write. Then
+older owed table replaced), with the last delivery's mark and the table's message id (an
+edit: the same id) carried by the next write. Then
 ``--moves`` more per channel are timed statement by statement (CPU time of this thread:
 SQLite's work and its ``pwrite`` calls), and the log's frames give the pages each commit
 appends (4 KB each, with a frame header)::
@@ -30,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.store.owed import Owed, Write
 from bot.store.sqlite import SqliteStore
 
-TABLE_BODY = {"repost": False, "replaces": 10 ** 18, "round": 1}
+TABLE_ID = 10 ** 18
+TABLE_BODY = {"repost": False, "replaces": TABLE_ID, "round": 1}
 META = {"version": 12, "timers": {"turn_seat": 2, "deadline": 1.7e9, "seen": 40}}
 
 
@@ -71,6 +73,7 @@ async def main(args: argparse.Namespace) -> None:
         def move(channel: int, version: int) -> Write:
             if channel in last:
                 store.note_delivered(last[channel])  # (shown: its mark goes with this write)
+                store.note_message(1, channel, "table", TABLE_ID)  # (edited: the same message)
             owed = [Owed(1, channel, "state", "table", version, dict(TABLE_BODY))]
             if args.owed:
                 last[channel] = owed[0]
@@ -78,7 +81,8 @@ async def main(args: argparse.Namespace) -> None:
                          owed=owed if args.owed else [])
 
         for channel in channels:
-            await store.write(Write(1, channel, snapshot={"status": "playing", "x": "y" * 2000}))
+            await store.write(Write(1, channel, snapshot={"status": "playing", "x": "y" * 2000,
+                                                       "table_message_id": TABLE_ID}))
         for version in range(args.warm):
             for channel in channels:
                 await store.write(move(channel, version))
