@@ -4,10 +4,9 @@ Prints numbers and asserts nothing. The real store (``SqliteStore``, WAL, the lo
 the schema as migrated) in a temporary directory; ``--channels`` games each write
 ``--warm`` moves as a live game does: one move row and the table owed as a state (the
 older owed table replaced), with the last delivery's mark and the table's message id (an
-edit: the same id) carried by the next write. Then
-``--moves`` more per channel are timed statement by statement (CPU time of this thread:
-SQLite's work and its ``pwrite`` calls), and the log's frames give the pages each commit
-appends (4 KB each, with a frame header)::
+edit: the same id) carried by the next write. Then ``--moves`` more per channel are timed
+statement by statement (CPU time of this thread: SQLite's work and its ``pwrite`` calls),
+and the log's frames give the pages each commit appends (4 KB each, with a frame header)::
 
     python benchmarks/store_commit.py                   # 200 channels, 20 + 5 moves each
     python benchmarks/store_commit.py --no-owed         # the move row alone

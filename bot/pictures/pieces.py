@@ -302,9 +302,9 @@ def png_idat(code: Code, width: int, bands: Sequence[Band]) -> bytes | None:
         columns: list[Sequence[bytes]] = [(filter_byte,) * height]
         x = 1
         for k, cell in enumerate(cells):
-            # the last cell's tail is a gap if its margin has room for one, else nothing:
-            # a cell is cut only with those two tails (a gap's worth of margin wider than a
-            # row, as a one-card hand above two chips, is the clear run's below)
+            # the last cell's tail: a gap if the row's margin has room for one, else nothing
+            # (the warm-up cuts cells with these two only); the rest of the margin is the
+            # clear run below (a one-card hand is 4 px narrower than its two chips' strip)
             tail = band.gap if k < len(cells) - 1 or stride - x - cell.width >= band.gap else 0
             segment = _segment(code, cell, tail)
             rows = _rows(code, cell, tail, stride)
