@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,26 +46,36 @@ def timed(render: Callable[[], bytes]) -> tuple[float, int]:
     return (time.process_time() - started) * 1000, size
 
 
+def decisions(variant: str, prefix: str) -> Iterator[Game]:
+    """Random 4-seat games of ``variant``, one after another, at each decision (the random
+    AI of the seat to act then plays it), without end."""
+    seed = 0
+    while True:
+        game = Game(variant, [f"p{s}" for s in range(4)], seed=f"{prefix}:{seed}")
+        seed += 1
+        players = [ai.find("random")(f"{prefix}:{seed}:{s}") for s in range(4)]
+        while not game.finished:
+            yield game
+            seat = game.to_act
+            game.apply(seat, players[seat].choose(player_view(game, seat)))
+
+
 def views(variant: str, count: int) -> list[Callable[[], bytes]]:
     """Renders of the hands players really held, one per decision, until ``count``."""
     renders: list[Callable[[], bytes]] = []
-    seed = 0
-    while len(renders) < count:
-        game = Game(variant, [f"p{s}" for s in range(4)], seed=f"pictures:{seed}")
-        seed += 1
-        players = [ai.find("random")(f"pictures:{seed}:{s}") for s in range(4)]
-        while not game.finished and len(renders) < count:
-            seat = game.to_act
-            view = player_view(game, seat)
-            me = view.seats[seat]
-            playable = [a.card for a in view.legal if a.type is ActionType.PLAY and a.card]
-            if me.tiles is not None:
-                tiles_, roll = tuple(me.tiles), tuple(view.roll or ())
-                renders.append(lambda t=tiles_, r=roll, p=playable: dice_picture(t, r, p))
-            else:
-                hand = tuple(view.hand)
-                renders.append(lambda h=hand, p=playable: hand_picture(h, p))
-            game.apply(seat, players[seat].choose(view))
+    for game in decisions(variant, "pictures"):
+        if len(renders) >= count:
+            break
+        seat = game.to_act
+        view = player_view(game, seat)
+        me = view.seats[seat]
+        playable = [a.card for a in view.legal if a.type is ActionType.PLAY and a.card]
+        if me.tiles is not None:
+            tiles_, roll = tuple(me.tiles), tuple(view.roll or ())
+            renders.append(lambda t=tiles_, r=roll, p=playable: dice_picture(t, r, p))
+        else:
+            hand = tuple(view.hand)
+            renders.append(lambda h=hand, p=playable: hand_picture(h, p))
     return renders
 
 
@@ -202,16 +212,11 @@ def steady(count: int) -> None:
     specs: dict[str, list[Any]] = {}
     for variant in ("classic", "kadabra", "dice", "tutorial"):
         drawn = specs.setdefault(variant, [])
-        seed = 0
-        while len(drawn) < count:
-            game = Game(variant, [f"p{s}" for s in range(4)], seed=f"steady:{seed}")
-            seed += 1
-            players = [ai.find("random")(f"steady:{seed}:{s}") for s in range(4)]
-            while not game.finished and len(drawn) < count:
-                drawn.extend(spec for s in range(4)
-                             if (spec := hand_spec(player_view(game, s))) is not None)
-                seat = game.to_act
-                game.apply(seat, players[seat].choose(player_view(game, seat)))
+        for game in decisions(variant, "steady"):
+            if len(drawn) >= count:
+                break
+            drawn.extend(spec for s in range(4)
+                         if (spec := hand_spec(player_view(game, s))) is not None)
     print(f"{'pass':<5} {'rule set':<9} {'us/picture':>10} {'max ms':>7} {'cells cut':>9} "
           f"{'rows joined':>11}")
     for number in (1, 2, 3):
