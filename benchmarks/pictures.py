@@ -206,8 +206,14 @@ def steady(count: int) -> None:
     from cogs.pictures import hand_spec, render
 
     cuts = pieces._segment  # a cell's rows cut into deflate codes: 1-14 ms each
+    # rows joined from cut pieces: the caches a checkout has (older ones lack _clear_run;
+    # the "before" figures of docs/performance.md ran this script in such a checkout)
     joins = [getattr(pieces, name) for name in ("_rows", "_twin", "_far", "_clear_run")
-             if hasattr(getattr(pieces, name, None), "cache_info")]  # rows joined from cuts
+             if hasattr(getattr(pieces, name, None), "cache_info")]
+
+    def joined() -> int:
+        return sum(cache.cache_info().misses for cache in joins)
+
     compose.warm()
     specs: dict[str, list[Any]] = {}
     for variant in ("classic", "kadabra", "dice", "tutorial"):
@@ -222,12 +228,11 @@ def steady(count: int) -> None:
     for number in (1, 2, 3):
         for variant, drawn in specs.items():
             clear()
-            cut, joined = cuts.cache_info().misses, sum(c.cache_info().misses for c in joins)
+            cut, rows = cuts.cache_info().misses, joined()
             times = [timed(lambda spec=spec: render(spec))[0] for spec in drawn]
-            cut = cuts.cache_info().misses - cut
-            joined = sum(c.cache_info().misses for c in joins) - joined
+            cut, rows = cuts.cache_info().misses - cut, joined() - rows
             print(f"{number:<5} {variant:<9} {statistics.fmean(times) * 1000:>10.1f} "
-                  f"{max(times):>7.2f} {cut:>9} {joined:>11}")
+                  f"{max(times):>7.2f} {cut:>9} {rows:>11}")
     kept = ", ".join(f"{c.__name__} {c.cache_info().currsize}" for c in (cuts, *joins))
     print(f"pieces kept: {kept}")
     clear()
