@@ -67,3 +67,13 @@ def test_a_change_is_reported_with_the_pin() -> None:
     assert not takes(webhook.interaction_message_response_params, "no_such_parameter")
     text = changed("something")
     assert discord.__version__ in text and "cogs/discord_compat.py" in text and PIN in text
+
+
+def test_the_webhook_adapter_sends_with_its_session() -> None:
+    """cogs/discord_compat.py gives the adapter a session that puts an upload's body in
+    (``_WithBody``): the adapter must still send through ``session.request(..., data=...)``."""
+    source = inspect.getsource(webhook.AsyncWebhookAdapter.request)
+    assert "session.request(" in source and "data=to_send" in source, changed(
+        "how AsyncWebhookAdapter.request sends (session.request with data=)")
+    assert discord.http.MultipartParameters._fields == ("payload", "multipart", "files"), (
+        changed("MultipartParameters"))
