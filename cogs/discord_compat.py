@@ -15,10 +15,10 @@ and the process's RSS grew in steps with the largest pile (benchmarks/memory.py)
 
 An upload (a hand's picture) leaves as one body built here (:func:`one_body`): aiohttp's form
 would write it to the socket in nine pieces, each a system call, and build a multipart writer
-and a payload per part first; the same bytes in one piece cost half as much CPU (about 120
-us a request; docs/performance.md, "Seventh round"). discord.py still sends it, with its
-retries and errors: the webhook adapter is given a session (:class:`_WithBody`) that puts
-the body in its request.
+and a payload per part first; the same bytes in one piece cost about 110 us less CPU a
+request (benchmarks/upload_body.py; docs/performance.md, "Seventh round"). discord.py still
+sends it, with its retries and errors: the webhook adapter is given a session
+(:class:`_WithBody`) that puts the body in its request.
 
 What they use that discord.py does not document: ``Interaction._state``, ``._session`` and
 ``._cs_response`` (the slot caching ``response``), ``InteractionResponse._response_type`` and

@@ -70,12 +70,12 @@ async def test_a_body_cut_short_or_without_boundary_is_refused() -> None:
         assert refused.value.status == 400
 
 
+PICTURE = b"\x89PNG\r\n--\r\n\x00" * 50
+
+
 def hand_files(name: str) -> list[discord.File]:
     return [discord.File(io.BytesIO(PICTURE), filename=name, description="a hand"),
             discord.File(io.BytesIO(b"second"), filename="two.png")]
-
-
-PICTURE = b"\x89PNG\r\n--\r\n\x00" * 50
 
 
 @pytest.mark.filterwarnings("ignore::aiohttp.multipart.BadContentDispositionHeader")
